@@ -1,0 +1,128 @@
+// Bit-level helpers shared by every codec: float <-> bits, exact (significand, exponent)
+// decomposition, BF16 conversion, and the integer rounding primitive all encoders use.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "formats/rounding.hpp"
+
+namespace hifsim::fmt {
+
+inline uint32_t f32_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bits_f32(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline uint64_t f64_bits(double f) {
+  uint64_t u;
+  std::memcpy(&u, &f, 8);
+  return u;
+}
+inline double bits_f64(uint64_t u) {
+  double f;
+  std::memcpy(&f, &u, 8);
+  return f;
+}
+
+constexpr uint32_t kF32QuietNaN = 0x7FC00000u;  // the project's canonical FP32 NaN
+inline float f32_nan() { return bits_f32(kF32QuietNaN); }
+
+inline bool f32_is_nan(uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+inline bool f32_is_inf(uint32_t b) { return (b & 0x7FFFFFFFu) == 0x7F800000u; }
+
+// Exactly representable power of two 2^e as a float for e in [-149, 127].
+inline float pow2f(int e) {
+  if (e >= -126) return bits_f32(static_cast<uint32_t>(e + 127) << 23);
+  return bits_f32(1u << (e + 149));
+}
+
+// |x| of a finite nonzero FP32 as sig * 2^exp with sig a 24-bit integer (bit 23 set for
+// normals; subnormals are normalised so bit 23 is set too). Returns false for zero.
+struct SigExp {
+  uint32_t sig;  // in [2^23, 2^24)
+  int exp;       // value = sig * 2^exp
+};
+inline bool f32_sigexp(uint32_t bits, SigExp& out) {
+  uint32_t e = (bits >> 23) & 0xFF, m = bits & 0x7FFFFF;
+  if (e == 0) {
+    if (m == 0) return false;
+    int shift = __builtin_clz(m) - 8;  // bring the leading 1 to bit 23
+    out.sig = m << shift;
+    out.exp = -149 - shift;
+    return true;
+  }
+  out.sig = m | 0x800000u;
+  out.exp = static_cast<int>(e) - 150;
+  return true;
+}
+// floor(log2 |x|) of a finite nonzero FP32, from the bit fields (never from a float log2).
+inline int f32_floor_log2(uint32_t bits) {
+  SigExp se{};
+  f32_sigexp(bits, se);
+  return se.exp + 23;
+}
+
+// Rounds the non-negative integer `v` right by `s` bits (s >= 0) with `mode`.
+// For Rounding::stochastic the caller passes `rbits`, 64 uniform random bits: the result
+// rounds up iff (the top s bits of rbits, as an integer) < (the discarded bits).
+// nearest_away: ties away from zero; nearest_even: ties to even; toward_zero: truncate.
+inline uint64_t round_shift_right(uint64_t v, int s, Rounding mode, uint64_t rbits = 0) {
+  if (s <= 0) return v << (-s);
+  if (s >= 64) {
+    // Everything is discarded; only a round-up can give 1.
+    if (mode == Rounding::stochastic) {
+      // Compare 64 random bits with the top 64 bits of the discarded value.
+      int t = s - 64;
+      uint64_t top = t >= 64 ? 0 : (v >> t);
+      return rbits < top ? 1 : 0;
+    }
+    if (s > 64) return 0;  // v < 2^64 = 2^s / 2^(s-64) <= half: below the midpoint
+    uint64_t half64 = uint64_t{1} << 63;
+    if (mode == Rounding::nearest_away || mode == Rounding::hybrid) return v >= half64 ? 1 : 0;
+    if (mode == Rounding::nearest_even) return v > half64 ? 1 : 0;
+    return 0;
+  }
+  uint64_t q = v >> s;
+  uint64_t rem = v & ((uint64_t{1} << s) - 1);
+  uint64_t half = uint64_t{1} << (s - 1);
+  switch (mode) {
+    case Rounding::nearest_even:
+      if (rem > half || (rem == half && (q & 1))) ++q;
+      break;
+    case Rounding::nearest_away:
+      if (rem >= half) ++q;
+      break;
+    case Rounding::toward_zero:
+      break;
+    case Rounding::stochastic: {
+      uint64_t r = rbits >> (64 - s);
+      if (r < rem) ++q;
+      break;
+    }
+    case Rounding::hybrid:  // hybrid is resolved by the HiF8 codec before reaching here
+      if (rem >= half) ++q;
+      break;
+  }
+  return q;
+}
+
+// ---- BF16 ----
+// RNE from FP32, NaN kept quiet with its sign; overflow gives Inf; subnormals kept.
+inline uint16_t bf16_from_f32_rne(uint32_t b) {
+  if (f32_is_nan(b)) return static_cast<uint16_t>((b >> 16) | 0x0040u);
+  return static_cast<uint16_t>((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
+}
+inline uint16_t bf16_from_f32_rz(uint32_t b) {
+  if (f32_is_nan(b)) return static_cast<uint16_t>((b >> 16) | 0x0040u);
+  return static_cast<uint16_t>(b >> 16);
+}
+inline uint16_t bf16_from_float(float f) { return bf16_from_f32_rne(f32_bits(f)); }
+inline float bf16_to_float(uint16_t h) { return bits_f32(static_cast<uint32_t>(h) << 16); }
+inline float bf16_round(float f) { return bf16_to_float(bf16_from_float(f)); }
+
+}  // namespace hifsim::fmt

@@ -1,0 +1,35 @@
+// OCP Microscaling v1.0 blocks: 32 elements (FP4 E2M1, FP8 E4M3 or E5M2) sharing one E8M0
+// scale. ../shared/reference/mx-nvfp4-fp8.md section 3; docs/formats.md.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "formats/minifloat.hpp"
+
+namespace hifsim::fmt {
+
+constexpr int kMxBlock = 32;
+
+// How the shared exponent is chosen from the block amax.
+enum class MxScaleRule {
+  floor,  // OCP: floor(log2 amax) - emax_elem (default)
+  ceil,   // ceil(log2(amax / max_elem)): never clips (used by some NVIDIA/TE and ARCQuant paths)
+};
+
+struct MxOptions {
+  Rounding rounding = Rounding::nearest_even;  // OCP recommendation and hardware; nearest_away = microxcaling
+  MxScaleRule scale_rule = MxScaleRule::floor;
+};
+
+// Largest exponent of the element format's normal range (E2M1 2, E4M3 8, E5M2 15).
+int mx_emax(const MiniFloatSpec& elem);
+
+// Quantizes n <= 32 values (missing ones count as zeros). Any NaN or Inf in the block makes
+// the scale NaN (0xFF) and every element code 0 (project convention).
+void mx_quantize_block(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, uint8_t* codes,
+                       uint8_t& scale);
+
+// Dequantized element: elem value * 2^(scale - 127), exact in FP32 (or NaN for scale 0xFF).
+float mx_dequantize(const MiniFloatSpec& elem, uint8_t code, uint8_t scale);
+
+}  // namespace hifsim::fmt

@@ -1,0 +1,219 @@
+#include "formats/tensor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "formats/bits.hpp"
+#include "formats/hif8.hpp"
+#include "formats/minifloat.hpp"
+#include "formats/qdq_fast.hpp"
+#include "util/error.hpp"
+#include "util/parallel.hpp"
+#include "util/rng.hpp"
+
+namespace hifsim::fmt {
+namespace {
+
+const MiniFloatSpec* element_spec(Format f) {
+  switch (f) {
+    case Format::mxfp4: case Format::nvfp4: return &kE2M1;
+    case Format::mxfp8_e4m3: case Format::fp8_e4m3: return &kE4M3;
+    case Format::mxfp8_e5m2: case Format::fp8_e5m2: return &kE5M2;
+    default: return nullptr;
+  }
+}
+
+size_t round_up(size_t n, size_t b) { return (n + b - 1) / b * b; }
+
+// Element-wise formats: one code per value.
+uint16_t encode_elementwise(Format f, float x, Rounding r, const QuantOptions& o, uint64_t index) {
+  const uint64_t rbits = r == Rounding::stochastic ? counter_random(o.seed, static_cast<uint64_t>(f), index) : 0;
+  switch (f) {
+    case Format::hif8: {
+      Hif8Encode e;
+      e.rounding = r;
+      e.saturate = o.saturate;
+      e.rbits = rbits;
+      e.hybrid_strict = o.hybrid_strict;
+      return hif8_encode(x, e);
+    }
+    case Format::fp8_e4m3: case Format::fp8_e5m2: {
+      MiniFloatEncode e;
+      e.rounding = r;
+      e.saturate = o.saturate;
+      e.rbits = rbits;
+      return minifloat_encode(*element_spec(f), x, e);
+    }
+    case Format::bf16:
+      return r == Rounding::toward_zero ? bf16_from_f32_rz(f32_bits(x)) : bf16_from_f32_rne(f32_bits(x));
+    default:
+      return 0;
+  }
+}
+
+float decode_elementwise(Format f, uint16_t c) {
+  switch (f) {
+    case Format::hif8: return hif8_decode(static_cast<uint8_t>(c));
+    case Format::fp8_e4m3: return minifloat_decode(kE4M3, static_cast<uint8_t>(c));
+    case Format::fp8_e5m2: return minifloat_decode(kE5M2, static_cast<uint8_t>(c));
+    case Format::bf16: return bf16_to_float(c);
+    default: return 0.0f;
+  }
+}
+
+}  // namespace
+
+Hif4Unit QTensor::hif4_unit(size_t row, size_t blk) const {
+  Hif4Unit u;
+  const size_t b = row * blocks_per_row() + blk;
+  u.e6m2 = scales[b];
+  u.e1_8 = l2[b];
+  u.e1_16 = l3[b];
+  const uint16_t* c = codes.data() + row * padded_cols + blk * kHif4Block;
+  for (int k = 0; k < kHif4Block; ++k) u.nib[k] = static_cast<uint8_t>(c[k]);
+  return u;
+}
+
+Rounding element_rounding(Format f, const QuantOptions& o) {
+  return o.rounding ? *o.rounding : format_info(f).default_rounding;
+}
+
+void validate_options(Format f, const QuantOptions& o) {
+  const FormatInfo& info = format_info(f);
+  if (!info.tensor)
+    throw Error("--format", info.name, "is an element/scale code format; tensor formats are " + tensor_format_names());
+  const Rounding r = element_rounding(f, o);
+  if (!(info.roundings & rbit(r))) {
+    std::string ok;
+    for (int i = 0; i <= static_cast<int>(Rounding::hybrid); ++i)
+      if (info.roundings & (1u << i)) ok += std::string(ok.empty() ? "" : ", ") + rounding_name(static_cast<Rounding>(i));
+    throw Error("--rounding", rounding_name(r), std::string("not supported by ") + info.name + " (supported: " + ok + ")");
+  }
+  if (o.saturate && !info.saturate_option)
+    throw Error("--saturate", info.name,
+                "has no overflow choice (it always saturates or cannot overflow); leave --saturate out");
+}
+
+void check_representable(Format f, const float* x, size_t rows, size_t cols, const std::string& where) {
+  if (f != Format::nvfp4) return;  // every other tensor format encodes NaN and Inf (docs/formats.md)
+  const size_t n = rows * cols;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(x[i])) {
+      throw Error(where, "element [" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "]",
+                  std::string(std::isnan(x[i]) ? "NaN" : "Inf") +
+                      " cannot be represented in nvfp4 (E2M1 has no NaN/Inf and the FP32 tensor scale would be "
+                      "undefined); clean the input first");
+    }
+  }
+}
+
+QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const QuantOptions& o) {
+  validate_options(f, o);
+  check_representable(f, x, rows, cols, "input");
+  QTensor q;
+  q.format = f;
+  q.rows = rows;
+  q.cols = cols;
+  const size_t blk = format_info(f).block;
+  q.padded_cols = round_up(cols, blk);
+  const size_t nblk = q.padded_cols / blk;
+  q.codes.assign(rows * q.padded_cols, 0);
+  const Rounding r = element_rounding(f, o);
+
+  if (blk == 1) {
+    parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) q.codes[i] = encode_elementwise(f, x[i], r, o, i);
+    }, 4096);
+    return q;
+  }
+
+  q.scales.assign(rows * nblk, 0);
+  if (f == Format::hif4) {
+    q.l2.assign(rows * nblk, 0);
+    q.l3.assign(rows * nblk, 0);
+  }
+  Nvfp4TensorScale ts;
+  if (f == Format::nvfp4) {
+    float amax = 0.0f;
+    for (size_t i = 0; i < rows * cols; ++i) amax = std::max(amax, std::fabs(x[i]));
+    ts = nvfp4_tensor_scale(amax, o.nvfp4_recipe);
+    q.tensor_scale = ts.decode;
+    q.tensor_encode = ts.encode;
+  }
+  Hif4Options h;
+  h.element_rounding = r;
+  h.compare = o.hif4_compare;
+  h.inf_to_nan = o.hif4_inf_to_nan;
+  MxOptions mo;
+  mo.rounding = r;
+  mo.scale_rule = o.mx_scale_rule;
+
+  parallel_for(rows * nblk, o.threads, [&](size_t b, size_t e) {
+    float buf[64];
+    uint8_t codes[64];
+    for (size_t bi = b; bi < e; ++bi) {
+      const size_t row = bi / nblk, c0 = (bi % nblk) * blk;
+      const size_t n = std::min(blk, cols - std::min(cols, c0));
+      const float* src = x + row * cols + c0;
+      uint16_t* dst = q.codes.data() + row * q.padded_cols + c0;
+      if (f == Format::hif4) {
+        std::memset(buf, 0, sizeof buf);
+        std::memcpy(buf, src, n * sizeof(float));
+        const Hif4Unit u = hif4_quantize(buf, h);
+        q.scales[bi] = u.e6m2;
+        q.l2[bi] = u.e1_8;
+        q.l3[bi] = u.e1_16;
+        for (size_t k = 0; k < blk; ++k) dst[k] = u.nib[k];
+      } else if (f == Format::nvfp4) {
+        nvfp4_quantize_block(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);
+        for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
+      } else {
+        mx_quantize_block(*element_spec(f), src, n, mo, codes, q.scales[bi]);
+        for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
+      }
+    }
+  }, 16);
+  return q;
+}
+
+std::vector<float> dequantize(const QTensor& q) {
+  std::vector<float> out(q.rows * q.cols);
+  const size_t blk = q.block();
+  if (blk == 1) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = decode_elementwise(q.format, q.codes[i]);
+    return out;
+  }
+  const size_t nblk = q.blocks_per_row();
+  for (size_t row = 0; row < q.rows; ++row) {
+    for (size_t bk = 0; bk < nblk; ++bk) {
+      const size_t c0 = bk * blk;
+      if (c0 >= q.cols) break;
+      const size_t n = std::min(blk, q.cols - c0);
+      const size_t bi = row * nblk + bk;
+      const uint16_t* c = q.codes.data() + row * q.padded_cols + c0;
+      float* dst = out.data() + row * q.cols + c0;
+      if (q.format == Format::hif4) {
+        float v[64];
+        hif4_decode(q.hif4_unit(row, bk), v);
+        std::memcpy(dst, v, n * sizeof(float));
+      } else if (q.format == Format::nvfp4) {
+        for (size_t k = 0; k < n; ++k) dst[k] = nvfp4_dequantize(static_cast<uint8_t>(c[k]), q.scales[bi], q.tensor_scale);
+      } else {
+        const MiniFloatSpec& s = *element_spec(q.format);
+        for (size_t k = 0; k < n; ++k) dst[k] = mx_dequantize(s, static_cast<uint8_t>(c[k]), q.scales[bi]);
+      }
+    }
+  }
+  return out;
+}
+
+void quantize_dequantize(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o) {
+  validate_options(f, o);
+  if (qdq_fast(f, x, y, rows, cols, o)) return;
+  const QTensor q = quantize(f, x, rows, cols, o);
+  const std::vector<float> v = dequantize(q);
+  std::memcpy(y, v.data(), v.size() * sizeof(float));
+}
+
+}  // namespace hifsim::fmt

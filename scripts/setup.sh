@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# scripts/setup.sh: install what hifsim needs and is missing. Idempotent.
+#
+#   Debian packages (apt):  the C++/RTL toolchain and libraries.
+#   PyPI (pip, into .venv): numpy, matplotlib and the external format oracles.
+#
+# Runs as root; as another user it prints the exact command to run instead.
+# Every step says what it does. Nothing is installed that is already present.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  verilator iverilog yosys
+  libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev
+  python3 python3-venv python3-pip
+)
+# Pinned so that a fresh machine computes the same oracle answers as ours did.
+PIP_PACKAGES=(
+  "numpy==2.4.6" "matplotlib==3.10.8" "en-dtypes==0.0.4" "ml-dtypes==0.6.0" "pyyaml==6.0.3"
+)
+
+say() { printf '[setup] %s\n' "$*"; }
+
+missing_apt=()
+for p in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing_apt+=("$p")
+  fi
+done
+
+if ((${#missing_apt[@]})); then
+  cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing_apt[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    say "missing Debian packages: ${missing_apt[*]}"
+    say "run this as root, then run me again:"
+    echo "  sudo sh -c '$cmd'"
+    exit 1
+  fi
+  say "installing Debian packages: ${missing_apt[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_apt[@]}" >/dev/null
+  say "Debian packages installed"
+else
+  say "Debian packages: all present"
+fi
+
+# Python: a project-local virtual environment, so the oracles and plotting libraries never
+# depend on which python3 comes first on PATH (see ../shared/reference/toolchain.md section 6).
+if [[ ! -x "$VENV/bin/python" ]]; then
+  say "creating Python virtual environment $VENV"
+  py=python3
+  if ! "$py" -m venv "$VENV" 2>/dev/null; then
+    py=/usr/bin/python3
+    rm -rf "$VENV"
+    "$py" -m venv "$VENV"
+  fi
+fi
+missing_pip=()
+for spec in "${PIP_PACKAGES[@]}"; do
+  name="${spec%%==*}"; want="${spec##*==}"
+  have="$("$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('$name'))" 2>/dev/null || true)"
+  [[ "$have" == "$want" ]] || missing_pip+=("$spec")
+done
+if ((${#missing_pip[@]})); then
+  say "installing Python packages into .venv: ${missing_pip[*]}"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${missing_pip[@]}"
+else
+  say "Python packages: all present"
+fi
+say "done"

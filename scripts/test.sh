@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what is missing, configures, builds,
+# runs every test (ctest), then rebuilds the C++ model with AddressSanitizer and
+# UndefinedBehaviorSanitizer in build-asan/ and runs the fast tests there.
+# Long levels (labels `exhaustive`, `cosim-long`) are not run here: see docs/testing.md.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+JOBS="${HIFSIM_JOBS:-$(nproc)}"
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "setup (installs only what is missing)"
+bash scripts/setup.sh
+
+step "configure + build (build/, Release)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$JOBS"
+
+step "tests (build/)"
+ctest --test-dir build -j "$JOBS" --output-on-failure --timeout 1500 -LE 'exhaustive|cosim-long'
+
+step "sanitizers: build-asan/ (-fsanitize=address,undefined), fast tests"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIFSIM_SANITIZE=ON -DHIFSIM_FAST_ONLY=ON >/dev/null
+cmake --build build-asan -j "$JOBS"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan -j "$JOBS" --output-on-failure --timeout 1500 -L sanitize
+
+step "all tests passed"

@@ -1,0 +1,79 @@
+#include "datapath/mx_dot.hpp"
+
+#include "datapath/element.hpp"
+#include "formats/bits.hpp"
+#include "formats/scales.hpp"
+
+namespace hifsim::dp {
+
+DotResult Mxfp4Dot64::compute(const uint8_t* ca, const uint8_t* sa, const uint8_t* cb, const uint8_t* sb,
+                              Mxfp4DotStages* st) {
+  Mxfp4DotStages local;
+  Mxfp4DotStages& s = st ? *st : local;
+  s.nan = false;
+  ExactSum sum;
+  for (int b = 0; b < 2; ++b) {
+    int acc = 0;
+    for (int k = 32 * b; k < 32 * b + 32; ++k) {
+      const Elem x = decode_e2m1(ca[k]), y = decode_e2m1(cb[k]);
+      s.a_a[k] = static_cast<int8_t>(x.neg ? -static_cast<int>(x.sig) : static_cast<int>(x.sig));
+      s.a_b[k] = static_cast<int8_t>(y.neg ? -static_cast<int>(y.sig) : static_cast<int>(y.sig));
+      s.p[k] = static_cast<int16_t>(s.a_a[k] * s.a_b[k]);
+      acc += s.p[k];
+    }
+    s.block_sum[b] = static_cast<int16_t>(acc);
+    s.nan |= sa[b] == fmt::kE8M0NaN || sb[b] == fmt::kE8M0NaN;
+    s.exp[b] = static_cast<int16_t>((sa[b] - 127) + (sb[b] - 127) - 2);
+    sum.add(ExactValue::from_int(acc, s.exp[b]));
+  }
+  DotResult r;
+  r.exact = s.nan ? ExactValue::make_nan() : sum.value();
+  r.value = round_to_float(r.exact);
+  s.out_bits = fmt::f32_bits(r.value);
+  return r;
+}
+
+DotResult Mxfp8Dot32::compute(const fmt::MiniFloatSpec& elem, const uint8_t* ca, uint8_t sa, const uint8_t* cb,
+                              uint8_t sb, Mxfp8DotStages* st) {
+  Mxfp8DotStages local;
+  Mxfp8DotStages& s = st ? *st : local;
+  const bool e4 = elem.mbits == 3;
+  SpecialTracker sp;
+  s.nan = sa == fmt::kE8M0NaN || sb == fmt::kE8M0NaN;
+  // Products; the lowest possible product exponent is the sum's LSB weight.
+  const int min_exp = e4 ? -18 : -32;
+  s.min_exp = static_cast<int16_t>(min_exp);
+  i128 total = 0;
+  for (int k = 0; k < 32; ++k) {
+    const Elem x = e4 ? decode_e4m3(ca[k]) : decode_e5m2(ca[k]);
+    const Elem y = e4 ? decode_e4m3(cb[k]) : decode_e5m2(cb[k]);
+    s.prod_neg[k] = x.neg != y.neg;
+    if (x.kind == Elem::nan || y.kind == Elem::nan) {
+      sp.nan = true;
+    } else if (x.kind == Elem::inf || y.kind == Elem::inf) {
+      const bool zero = (x.kind == Elem::num && x.sig == 0) || (y.kind == Elem::num && y.sig == 0);
+      if (zero) sp.nan = true;
+      else (s.prod_neg[k] ? sp.ninf : sp.pinf) = true;
+    }
+    const bool num = x.kind == Elem::num && y.kind == Elem::num;
+    s.prod_sig[k] = static_cast<uint16_t>(num ? x.sig * y.sig : 0);
+    s.prod_exp[k] = static_cast<int16_t>(num ? x.exp + y.exp : 0);
+    if (num && s.prod_sig[k]) {
+      const i128 v = static_cast<i128>(s.prod_sig[k]) << (s.prod_exp[k] - min_exp);
+      total += s.prod_neg[k] ? -v : v;
+    }
+  }
+  s.sum_hi = static_cast<int64_t>(total >> 64);
+  s.sum_lo = static_cast<int64_t>(static_cast<uint64_t>(total));
+  s.scale_exp = static_cast<int16_t>((sa - 127) + (sb - 127));
+  DotResult r;
+  if (s.nan || sp.nan || (sp.pinf && sp.ninf)) r.exact = ExactValue::make_nan();
+  else if (sp.any()) r.exact = sp.result();
+  else r.exact = ExactValue::from_int(total, min_exp + s.scale_exp);
+  s.nan = r.exact.kind == ExactValue::nan;
+  r.value = round_to_float(r.exact);
+  s.out_bits = fmt::f32_bits(r.value);
+  return r;
+}
+
+}  // namespace hifsim::dp

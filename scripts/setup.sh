@@ -19,7 +19,7 @@ APT_PACKAGES=(
 )
 # Pinned so that a fresh machine computes the same oracle answers as ours did.
 PIP_PACKAGES=(
-  "numpy==2.4.6" "matplotlib==3.10.8" "en-dtypes==0.0.4" "ml-dtypes==0.6.0" "pyyaml==6.0.3"
+  "numpy==2.4.6" "matplotlib==3.10.8" "en-dtypes==0.0.4" "ml-dtypes==0.6.0" "pyyaml==6.0.3" "gguf==0.19.0"
 )
 
 say() { printf '[setup] %s\n' "$*"; }

@@ -21,6 +21,8 @@ struct Hif4Packed {
 Hif4Packed pack_hif4(const fmt::QTensor& t);
 
 bool packed_kernel_supports(const GemmSpec& s);
+// HiF8, BF16, MXFP8 and FP8 (gemm_float_elems.cpp).
+void gemm_float_elems(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, float* C);
 bool avx2_kernel_supports(const GemmSpec& s);
 void gemm_packed(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, bool avx2, float* C);
 

@@ -219,9 +219,7 @@ void gemm_mxfp4(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s,
 
 }  // namespace
 
-bool packed_kernel_supports(const GemmSpec& s) {
-  return s.format == Format::hif4 || s.format == Format::nvfp4 || s.format == Format::mxfp4;
-}
+bool packed_kernel_supports(const GemmSpec& s) { return fmt::format_info(s.format).tensor; }
 
 bool avx2_kernel_supports(const GemmSpec& s) { return s.format == Format::hif4 && s.acc.kind == AccSpec::fp32; }
 
@@ -230,7 +228,7 @@ void gemm_packed(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s
     case Format::hif4: gemm_hif4(A, B, s, avx2, C); break;
     case Format::nvfp4: gemm_nvfp4(A, B, s, C); break;
     case Format::mxfp4: gemm_mxfp4(A, B, s, C); break;
-    default: break;
+    default: gemm_float_elems(A, B, s, C); break;
   }
 }
 

@@ -147,3 +147,42 @@ TEST(Gemm, RejectsBadSpecs) {
   s.align = {40, AlignPolicy::trunc};
   EXPECT_NO_THROW(validate(s));
 }
+
+TEST(Gemm, FloatElementKernelsMatchReferenceAcrossWindowsAndSpecials) {
+  const size_t M = 6, N = 10, K = 192;
+  auto A = activations(M, K, 9), B = activations(N, K, 10);
+  // Wide dynamic range in some rows, and non-finite values in one row of A.
+  for (size_t k = 0; k < K; ++k) A[1 * K + k] *= std::ldexp(1.0f, static_cast<int>(k % 40) - 20);
+  A[2 * K + 5] = HUGE_VALF;
+  A[3 * K + 70] = std::nanf("");
+  struct Case {
+    Format f;
+    int width;
+    AlignPolicy pol;
+  };
+  const Case cases[] = {{Format::hif8, 0, AlignPolicy::trunc},      {Format::hif8, 16, AlignPolicy::sticky},
+                        {Format::hif8, 30, AlignPolicy::trunc},     {Format::bf16, 0, AlignPolicy::trunc},
+                        {Format::bf16, 26, AlignPolicy::trunc},     {Format::bf16, 64, AlignPolicy::sticky},
+                        {Format::mxfp8_e4m3, 0, AlignPolicy::trunc}, {Format::mxfp8_e5m2, 0, AlignPolicy::trunc},
+                        {Format::fp8_e4m3, 0, AlignPolicy::trunc},  {Format::fp8_e5m2, 0, AlignPolicy::trunc}};
+  for (const Case& c : cases) {
+    for (const char* acc : {"fp32", "kulisch"}) {
+      GemmSpec s;
+      s.format = c.f;
+      s.acc = AccSpec::parse(acc);
+      if (c.f == Format::hif8 || c.f == Format::bf16) {
+        s.align = {c.width, c.pol};
+        s.align_set = true;
+      }
+      s.hif8_lanes = 32;
+      s.kernel = GemmKernel::reference;
+      const auto want = bits(gemm(A.data(), M, K, B.data(), N, s));
+      s.kernel = GemmKernel::automatic;
+      for (unsigned t : {1u, 3u}) {
+        s.threads = t;
+        EXPECT_EQ(bits(gemm(A.data(), M, K, B.data(), N, s)), want)
+            << fmt::format_info(c.f).name << " W=" << c.width << " " << acc << " threads " << t;
+      }
+    }
+  }
+}

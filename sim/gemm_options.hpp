@@ -1,0 +1,17 @@
+// Command-line options of the bit-exact GEMM engine, shared by gemm, trace and compare.
+#pragma once
+#include "args.hpp"
+#include "datapath/gemm.hpp"
+#include "datapath/residual.hpp"
+
+namespace hifsim::cli {
+
+// --acc, --align-width, --align-policy, --hif8-lanes, --kernel (plus the quantizer options).
+void add_gemm_options(ArgParser& p);
+// Fills everything but the format.
+dp::GemmSpec read_gemm_options(const ArgParser& p, fmt::Format f);
+// --residual, --residual-mode
+void add_residual_options(ArgParser& p);
+dp::ResidualSpec read_residual_options(const ArgParser& p);
+
+}  // namespace hifsim::cli

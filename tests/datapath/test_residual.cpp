@@ -49,7 +49,9 @@ TEST(Residual, TwoFourSelectionKeepsTheLargestWithLowerIndexOnTies) {
   const uint8_t want[16] = {0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0};
   for (int k = 0; k < 16; ++k) EXPECT_EQ(keep[k], want[k]) << "element " << k;
   for (int k = 0; k < 16; ++k) {
-    if (!want[k]) EXPECT_EQ(q.codes[k], 0) << "dropped element " << k << " must be +0";
+    if (!want[k]) {
+      EXPECT_EQ(q.codes[k], 0) << "dropped element " << k << " must be +0";
+    }
   }
   // Every group of 4 keeps exactly 2.
   for (size_t g = 0; g < keep.size(); g += 4) EXPECT_EQ(keep[g] + keep[g + 1] + keep[g + 2] + keep[g + 3], 2);

@@ -15,6 +15,10 @@ void add_quant_options(ArgParser& p) {
   p.option("hif4-inf", "I", "hif4 Inf inputs: saturate | nan", std::string("saturate"));
   p.option("mx-scale", "S", "MX shared-exponent rule: floor (OCP) | ceil", std::string("floor"));
   p.option("hybrid-compare", "C", "hif8 hybrid rounding: round up iff F14 >= T14 (ge) or > (gt)", std::string("ge"));
+  p.option("hybrid-threshold", "T",
+           "hif8 hybrid rounding threshold T14: input (its own low 14 fraction bits, the published model) | "
+           "seeded (14 bits from the --seed stream)",
+           std::string("input"));
   p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
 }
 
@@ -47,6 +51,10 @@ fmt::QuantOptions read_quant_options(const ArgParser& p) {
   if (hc == "ge") o.hybrid_strict = false;
   else if (hc == "gt") o.hybrid_strict = true;
   else throw Error("command line", "--hybrid-compare", "'" + hc + "' is not ge or gt");
+  const std::string ht = p.get("hybrid-threshold");
+  if (ht == "input") o.hybrid_threshold = fmt::HybridThreshold::input;
+  else if (ht == "seeded") o.hybrid_threshold = fmt::HybridThreshold::seeded;
+  else throw Error("command line", "--hybrid-threshold", "'" + ht + "' is not input or seeded");
   o.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
   return o;
 }

@@ -68,18 +68,21 @@ inline int f32_floor_log2(uint32_t bits) {
 }
 
 // Rounds the non-negative integer `v` right by `s` bits (s >= 0) with `mode`.
-// For Rounding::stochastic the caller passes `rbits`, 64 uniform random bits: the result
-// rounds up iff (the top s bits of rbits, as an integer) < (the discarded bits).
+// For Rounding::stochastic the caller passes `rbits`, 64 uniform random bits U: the result
+// rounds up iff U / 2^64 < (discarded bits) / 2^s exactly, i.e. with probability equal to the
+// discarded fraction (for s <= 64: the top s bits of U, as an integer, < the discarded bits).
 // nearest_away: ties away from zero; nearest_even: ties to even; toward_zero: truncate.
 inline uint64_t round_shift_right(uint64_t v, int s, Rounding mode, uint64_t rbits = 0) {
   if (s <= 0) return v << (-s);
   if (s >= 64) {
     // Everything is discarded; only a round-up can give 1.
     if (mode == Rounding::stochastic) {
-      // Compare 64 random bits with the top 64 bits of the discarded value.
-      int t = s - 64;
-      uint64_t top = t >= 64 ? 0 : (v >> t);
-      return rbits < top ? 1 : 0;
+      // Round up iff U = rbits / 2^64 < v / 2^s, i.e. rbits < v / 2^t with t = s - 64 >= 0;
+      // for an integer rbits that is rbits < ceil(v / 2^t).
+      if (v == 0) return 0;
+      const int t = s - 64;
+      const uint64_t c = t >= 64 ? 1 : (v >> t) + ((t > 0 && (v & ((uint64_t{1} << t) - 1))) ? 1 : 0);
+      return rbits < c ? 1 : 0;
     }
     if (s > 64) return 0;  // v < 2^64 = 2^s / 2^(s-64) <= half: below the midpoint
     uint64_t half64 = uint64_t{1} << 63;
@@ -112,13 +115,14 @@ inline uint64_t round_shift_right(uint64_t v, int s, Rounding mode, uint64_t rbi
 }
 
 // ---- BF16 ----
-// RNE from FP32, NaN kept quiet with its sign; overflow gives Inf; subnormals kept.
+// RNE from FP32; overflow gives Inf; subnormals kept. NaN becomes the canonical quiet NaN with
+// the input's sign (0x7FC0 / 0xFFC0): the payload is dropped, as ml-dtypes does (docs/formats.md).
 inline uint16_t bf16_from_f32_rne(uint32_t b) {
-  if (f32_is_nan(b)) return static_cast<uint16_t>((b >> 16) | 0x0040u);
+  if (f32_is_nan(b)) return static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7FC0u);
   return static_cast<uint16_t>((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
 }
 inline uint16_t bf16_from_f32_rz(uint32_t b) {
-  if (f32_is_nan(b)) return static_cast<uint16_t>((b >> 16) | 0x0040u);
+  if (f32_is_nan(b)) return static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7FC0u);
   return static_cast<uint16_t>(b >> 16);
 }
 inline uint16_t bf16_from_float(float f) { return bf16_from_f32_rne(f32_bits(f)); }

@@ -66,9 +66,12 @@ float hif8_decode(uint8_t code) { return table()[code]; }
 uint8_t hif8_encode(float x, const Hif8Encode& o) {
   const uint32_t b = f32_bits(x);
   const uint8_t sign = (b >> 31) ? 0x80 : 0x00;
-  const uint8_t overflow = static_cast<uint8_t>(sign | (o.saturate ? kHif8MaxFinite : kHif8PosInf));
+  const uint8_t inf_result = static_cast<uint8_t>(sign | (o.saturate ? kHif8MaxFinite : kHif8PosInf));
   if (f32_is_nan(b)) return kHif8NaN;
-  if (f32_is_inf(b)) return overflow;
+  if (f32_is_inf(b)) return inf_result;
+  // Finite overflow: +-Inf (or +-max finite when saturating). Truncation never reaches the Inf
+  // slot from a finite value (IEEE roundTowardZero), so under toward_zero it gives +-max finite.
+  const uint8_t overflow = o.rounding == Rounding::toward_zero ? static_cast<uint8_t>(sign | kHif8MaxFinite) : inf_result;
   const uint32_t a = b & 0x7FFFFFFFu;
   if (a == 0) return 0x00;
   // Overflow threshold: the Inf slot acts as 1.5 * 2^15 during rounding, so everything from the
@@ -88,6 +91,9 @@ uint8_t hif8_encode(float x, const Hif8Encode& o) {
   Rounding mode = o.rounding;
   uint64_t rbits = o.rbits;
   uint64_t n;
+  // Hybrid rounding applies its simplified stochastic rule only below the overflow threshold
+  // (hif8.md 6): |x| >= 40960 overflows exactly as under TA.
+  if (mode == Rounding::hybrid && a >= 0x47200000u) return overflow;
   if (mode == Rounding::hybrid && (e >= 4 || e <= -4)) {
     // Simplified stochastic rounding of the easyasc/CANN model: F14 = the top 14 discarded bits,
     // T14 = the threshold; round up iff F14 >= T14 (or > with hybrid_strict).

@@ -56,7 +56,9 @@ inline uint8_t minifloat_encode_sigexp(const MiniFloatSpec& s, bool neg, uint64_
                                        const MiniFloatEncode& o) {
   const int sb = s.sign_bit();
   const uint8_t sign = neg ? static_cast<uint8_t>(1u << sb) : 0;
-  const bool sat = o.saturate || !(s.has_inf || s.has_nan);
+  // Truncation never rounds a finite value up past the largest finite one (IEEE roundTowardZero),
+  // so under toward_zero finite overflow gives +-max finite even in non-saturating mode.
+  const bool sat = o.saturate || !(s.has_inf || s.has_nan) || o.rounding == Rounding::toward_zero;
   const uint8_t overflow_mag = sat ? s.max_finite : (s.has_inf ? static_cast<uint8_t>(s.max_finite + 1) : s.nan_code);
   int e = exp + 63 - __builtin_clzll(sig);  // floor(log2 value)
   const int emin = s.emin();

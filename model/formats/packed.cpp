@@ -1,6 +1,8 @@
 #include "formats/packed.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -89,6 +91,7 @@ QTensor unpack_tensor(const std::string& bytes, const std::string& where) {
     const std::string v = need(k);
     if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
       throw Error(where, "header: " + k, "'" + v + "' is not a non-negative integer");
+    if (v.size() > 12) throw Error(where, "header: " + k, "'" + v + "' is too large");
     return static_cast<size_t>(std::stoull(v));
   };
   QTensor q;
@@ -103,7 +106,15 @@ QTensor unpack_tensor(const std::string& bytes, const std::string& where) {
   if (q.padded_cols % blk != 0 || q.padded_cols < q.cols || q.padded_cols - q.cols >= blk)
     throw Error(where, "header: padded_cols", "inconsistent with cols and the block size");
   if (num("record_bytes") != packed_record_bytes(q.format)) throw Error(where, "header: record_bytes", "does not match the format");
-  q.tensor_scale = std::strtof(need("tensor_scale").c_str(), nullptr);
+  {
+    const std::string ts = need("tensor_scale");
+    char* end = nullptr;
+    q.tensor_scale = std::strtof(ts.c_str(), &end);
+    if (ts.empty() || *end != '\0' || !std::isfinite(q.tensor_scale))
+      throw Error(where, "header: tensor_scale", "'" + ts + "' is not a finite number");
+  }
+  if (q.rows != 0 && q.padded_cols > (size_t{1} << 40) / q.rows)
+    throw Error(where, "header: rows/cols", "tensor too large");
   const size_t nblk = q.padded_cols / blk;
   const size_t nrec = blk == 1 ? q.rows * q.cols : q.rows * nblk;
   const size_t payload = bytes.size() - 12 - hl;

@@ -1,7 +1,450 @@
+// Fast quantize-dequantize kernels (see qdq_fast.hpp). Every kernel is an always-inline body
+// compiled twice: once inside a function with __attribute__((target("avx2"))) and once for the
+// baseline target, so the auto-vectoriser produces an AVX2 and a portable version of the same
+// source. Bit-exactness arguments are next to each kernel; test_qdq_fast.cpp checks them.
+//
+// This file is compiled with -ffp-contract=off (model/formats/CMakeLists.txt): a fused
+// multiply-add would change rounding.
 #include "formats/qdq_fast.hpp"
 
-namespace hifsim::fmt {
+#include <algorithm>
+#include <atomic>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
 
-bool qdq_fast(Format, const float*, float*, size_t, size_t, const QuantOptions&) { return false; }
+#include "formats/bits.hpp"
+#include "formats/hif4.hpp"
+#include "formats/minifloat.hpp"
+#include "formats/mx.hpp"
+#include "formats/nvfp4.hpp"
+#include "formats/scales.hpp"
+#include "util/parallel.hpp"
+
+#define HIFSIM_AI inline __attribute__((always_inline))
+
+namespace hifsim::fmt {
+namespace {
+
+HIFSIM_AI uint32_t ld(const float* p) {
+  uint32_t u;
+  std::memcpy(&u, p, 4);
+  return u;
+}
+HIFSIM_AI void st(float* p, uint32_t u) { std::memcpy(p, &u, 4); }
+HIFSIM_AI float asf(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+HIFSIM_AI uint32_t asu(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// ---- BF16: round the FP32 bit pattern (RNE or truncation), NaN -> canonical quiet NaN, sign kept. ----
+template <bool Rz>
+HIFSIM_AI void k_bf16(const float* __restrict x, float* __restrict y, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = ld(x + i);
+    const bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    const uint32_t r = Rz ? (u & 0xFFFF0000u) : ((u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u);
+    st(y + i, nan ? ((u & 0x80000000u) | 0x7FC00000u) : r);
+  }
+}
+
+// ---- HiF8 -------------------------------------------------------------------------------------
+// On the FP32 magnitude bits a: the HiF8 value nearest a keeps mw mantissa bits (3, 2, 1 for
+// |e| <= 3, 7, 15; 0 in the denormal range e <= -16, where the hidden bit is the significand's
+// LSB). Rounding is an add of half the quantum and a mask (ties away), or add half-1 plus the
+// kept LSB (ties to even), or a mask alone (truncation); a carry lands on a power of two, always
+// representable. Then the special ranges: e = -23 (2^-23 <= a < 2^-22: 0 or 2^-22), a < 2^-23
+// (0), the overflow threshold (40960 ties away to the Inf slot; RNE keeps 40960 at 32768).
+// Mode: 0 = away, 1 = rne, 2 = rz.
+template <int Mode, bool Sat>
+HIFSIM_AI void k_hif8(const float* __restrict x, float* __restrict y, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = ld(x + i);
+    const uint32_t a = u & 0x7FFFFFFFu, s = u & 0x80000000u;
+    const uint32_t ex = a >> 23;
+    const uint32_t ae = ex >= 127u ? ex - 127u : 127u - ex;
+    const uint32_t half = ae <= 3u ? (1u << 19) : ae <= 7u ? (1u << 20) : ae <= 15u ? (1u << 21) : (1u << 22);
+    const uint32_t q = half << 1;
+    uint32_t r;
+    if (Mode == 0) r = (a + half) & ~(q - 1u);
+    else if (Mode == 1) r = (a + half - 1u + (ae >= 16u ? 1u : ((a & q) ? 1u : 0u))) & ~(q - 1u);
+    else r = a & ~(q - 1u);
+    // e = -23: TA -> 2^-22; RNE -> 0 at exactly 2^-23, else 2^-22; RZ -> 0.
+    const uint32_t r23 = Mode == 0 ? 0x34800000u : Mode == 1 ? (a == 0x34000000u ? 0u : 0x34800000u) : 0u;
+    r = ex == 104u ? r23 : r;
+    r = a < 0x34000000u ? 0u : r;
+    const uint32_t ovf = Sat ? 0x47000000u : 0x7F800000u;
+    if (Mode == 0) r = a >= 0x47200000u ? ovf : r;
+    else if (Mode == 1) r = a > 0x47200000u ? ovf : r;
+    else r = a >= 0x7F800000u ? ovf : (r > 0x47000000u ? 0x47000000u : r);
+    const uint32_t out = a > 0x7F800000u ? 0x7FC00000u : (r == 0u ? 0u : (s | r));
+    st(y + i, out);
+  }
+}
+
+// ---- IEEE-like minifloat elements (E2M1, E4M3, E5M2) --------------------------------------------
+// Rounds |v| to the element grid: quantum 2^(max(e, emin) - M). Adding C = 2^(qe + 23) makes the
+// FP32 adder round |v| to a multiple of 2^qe with ties to even (the sum lies in [C, 2C), whose
+// ulp is 2^qe, and C's own bits are even), and subtracting C is exact. Ties away: if the
+// remainder |v| - r (exact by Sterbenz) is exactly +q/2, RNE went down on a tie: add q.
+// Then saturate (MX, NVFP4, --saturate) or overflow (Inf for E5M2, NaN for E4M3).
+struct ElemParams {
+  int emin, emax, mbits;
+  float maxv;        // largest finite element
+  uint32_t ovf;      // magnitude bits of a non-saturated overflow (Inf or quiet NaN)
+};
+constexpr ElemParams kP2M1{0, 2, 1, 6.0f, 0};
+constexpr ElemParams kP4M3{-6, 8, 3, 448.0f, 0x7FC00000u};
+constexpr ElemParams kP5M2{-14, 15, 2, 57344.0f, 0x7F800000u};
+
+// Magnitude of the quantized element for a non-negative, non-NaN FP32 `a` (bits `ab`).
+template <bool Away>
+HIFSIM_AI float elem_round(float a, uint32_t ab, const ElemParams& p) {
+  int32_t eb = static_cast<int32_t>(ab >> 23);
+  const int32_t lo = p.emin + 127, hi = p.emax + 128;
+  eb = eb < lo ? lo : eb;
+  eb = eb > hi ? hi : eb;
+  const float c = asf(static_cast<uint32_t>(eb - p.mbits + 23) << 23);
+  float r = (a + c) - c;
+  if (Away) {
+    const float qv = asf(static_cast<uint32_t>(eb - p.mbits) << 23);
+    const uint32_t up = asu(r + qv), keep = asu(r);
+    r = asf(asu(a - r) == asu(qv * 0.5f) ? up : keep);  // integer select (vectorises)
+  }
+  return r;
+}
+
+// Element-wise fp8: NaN -> NaN with the input's sign; overflow -> Inf/NaN or +-max.
+template <bool Away, bool Sat>
+HIFSIM_AI void k_fp8(const float* __restrict x, float* __restrict y, size_t n, ElemParams p) {
+  const uint32_t maxb = asu(p.maxv);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = ld(x + i);
+    const uint32_t ab = u & 0x7FFFFFFFu, s = u & 0x80000000u;
+    uint32_t rb = asu(elem_round<Away>(asf(ab), ab, p));
+    rb = rb > maxb ? (Sat ? maxb : p.ovf) : rb;
+    rb = ab > 0x7F800000u ? 0x7FC00000u : rb;
+    st(y + i, s | rb);
+  }
+}
+
+// ---- MX: 32-element blocks with an E8M0 scale (floor rule) -------------------------------------
+// shared = floor(log2 amax) - emax from the bit fields, clamped at -127; elements are scaled by
+// 2^-shared (exact: any FP32 rounding only happens far below half the smallest element), rounded
+// with elem_round and clamped to max, then scaled back (exact). A NaN/Inf anywhere -> all NaN.
+template <bool Away>
+HIFSIM_AI void k_mx(const float* __restrict x, float* __restrict y, size_t n, ElemParams p) {
+  uint32_t amax = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t a = ld(x + i) & 0x7FFFFFFFu;
+    amax = a > amax ? a : amax;
+  }
+  if (amax >= 0x7F800000u) {
+    for (size_t i = 0; i < n; ++i) st(y + i, 0x7FC00000u);
+    return;
+  }
+  int shared;
+  if (amax == 0) shared = -126 - p.emax;
+  else if (amax >= 0x00800000u) shared = static_cast<int>(amax >> 23) - 127 - p.emax;
+  else shared = (31 - __builtin_clz(amax)) - 149 - p.emax;
+  if (shared < -127) shared = -127;
+  const float down = pow2f(-shared), up = pow2f(shared);
+  const uint32_t maxb = asu(p.maxv);
+  for (size_t i = 0; i < n; ++i) {
+    const float v = x[i] * down;
+    const uint32_t vb = asu(v);
+    const uint32_t ab = vb & 0x7FFFFFFFu;
+    uint32_t rb = asu(elem_round<Away>(asf(ab), ab, p));
+    rb = rb > maxb ? maxb : rb;  // saturate (integer min on non-negative floats)
+    y[i] = asf((vb & 0x80000000u) | rb) * up;
+  }
+}
+
+// ---- NVFP4 blocks (16 x E2M1, E4M3 scale) -------------------------------------------------------
+// The per-block scale arithmetic is the reference's own (nvfp4.cpp), in the same FP32 operation
+// order; the element loop is the vectorised E2M1 rounding. Output (e2m1 * e4m3) * decode: the first
+// product is exact, the second rounds once, exactly as nvfp4_dequantize.
+HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, size_t n, const Nvfp4TensorScale& ts,
+                             NvfpRecipe recipe) {
+  float bmax = 0.0f;
+  for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
+  MiniFloatEncode enc;
+  enc.saturate = true;
+  if (recipe == NvfpRecipe::te) {
+    const float sf = std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX);
+    const float sv = minifloat_decode(kE4M3, minifloat_encode(kE4M3, sf, enc));
+    const float e = std::min(1.0f / (sv * ts.decode), FLT_MAX);
+    const float dec = ts.decode;
+    for (size_t i = 0; i < n; ++i) {
+      const float v = x[i] * e;
+      const uint32_t vb = asu(v), ab = vb & 0x7FFFFFFFu;
+      uint32_t rb = asu(elem_round<false>(asf(ab), ab, kP2M1));
+      rb = rb > 0x40C00000u ? 0x40C00000u : rb;  // min(r, 6) on the bits (non-negative floats)
+      const float rs = asf((vb & 0x80000000u) | rb);
+      y[i] = (rs * sv) * dec;
+    }
+  } else {
+    const float s = std::clamp((bmax / 6.0f) / ts.decode, 0x1p-9f, 448.0f);
+    const float sv = minifloat_decode(kE4M3, minifloat_encode(kE4M3, s, enc));
+    const float total = ts.decode * sv;
+    const float dec = ts.decode;
+    for (size_t i = 0; i < n; ++i) {
+      // clamp(v, -6, 6) = sign(v) * min(|v|, 6), -0 kept.
+      const uint32_t vq = asu(x[i] / total);
+      uint32_t ab = vq & 0x7FFFFFFFu;
+      ab = ab > 0x40C00000u ? 0x40C00000u : ab;
+      const uint32_t vb = (vq & 0x80000000u) | ab;
+      const float r = elem_round<false>(asf(ab), ab, kP2M1);
+      const float rs = asf((vb & 0x80000000u) | asu(r));
+      y[i] = (rs * sv) * dec;
+    }
+  }
+}
+
+// ---- HiF4: one 64-element unit -------------------------------------------------------------------
+// hif4.md 2 in FP32: the inputs rounded to BF16 (integer RNE on the bits); peaks by integer max on
+// magnitude bits (monotone for non-negative floats, Inf included); SF = RNE_bf16(Vmax * C7) (the FP32
+// product of two BF16 values is exact), clamped; E6M2 by integer RNE on SF's bits (the rounded
+// pattern *is* the E6M2 value); REC from the LUT; threshold compares on exact FP32 products
+// (8-bit x 8-bit significands); each element |x| * REC * 2^(2 - e8 - e16) is exact, rounded to an
+// integer m (ties away: (int)(y + 0.5), exact for every y that can occur; ties to even: the 2^23
+// magic number), clamped to 7, and decoded as m * (2^(e8+e16) * scale / 4), exact.
+template <bool Rne>
+HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, size_t n) {
+  alignas(32) float pad[64];
+  if (n < 64) {  // zero-padded last unit of a row
+    std::memset(pad, 0, sizeof pad);
+    std::memcpy(pad, xin, n * sizeof(float));
+    xin = pad;
+  }
+  alignas(32) uint32_t a[64], sg[64];
+  uint32_t nan = 0;
+  for (int k = 0; k < 64; ++k) {
+    const uint32_t u = ld(xin + k);
+    nan |= (u & 0x7FFFFFFFu) > 0x7F800000u ? 1u : 0u;
+    const uint32_t b = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
+    a[k] = b & 0x7FFFFFFFu;
+    sg[k] = a[k] != 0u ? (b & 0x80000000u) : 0u;  // s = (x < 0): -0 stays +0
+  }
+  if (nan) {
+    for (size_t k = 0; k < n; ++k) st(y + k, 0x7FC00000u);
+    return;
+  }
+  alignas(32) uint32_t v16[16];
+  for (int j = 0; j < 16; ++j) {
+    const uint32_t m01 = a[4 * j] > a[4 * j + 1] ? a[4 * j] : a[4 * j + 1];
+    const uint32_t m23 = a[4 * j + 2] > a[4 * j + 3] ? a[4 * j + 2] : a[4 * j + 3];
+    v16[j] = m01 > m23 ? m01 : m23;
+  }
+  uint32_t v8[8], vmax = 0;
+  for (int i = 0; i < 8; ++i) {
+    v8[i] = v16[2 * i] > v16[2 * i + 1] ? v16[2 * i] : v16[2 * i + 1];
+    vmax = v8[i] > vmax ? v8[i] : vmax;
+  }
+  // SF = RNE_bf16(Vmax * C7), clamped; E6M2 = SF rounded to 2 mantissa bits, ties to even.
+  const uint32_t pb = asu(asf(vmax) * 0.142578125f);
+  float sf = asf((pb + 0x7FFFu + ((pb >> 16) & 1u)) & 0xFFFF0000u);
+  sf = sf < 0x1p-48f ? 0x1p-48f : sf;
+  sf = sf > 49152.0f ? 49152.0f : sf;
+  const uint32_t sb = asu(sf);
+  const uint32_t rb = (sb + 0xFFFFFu + ((sb >> 21) & 1u)) & 0xFFE00000u;
+  const uint32_t ebits = rb >> 23, mbits = (rb >> 21) & 3u;  // E6M2 E = ebits - 79
+  // REC = sig/128 * 2^((M == 0 ? 48 : 47) - E - 7), E = ebits - 79 (hif4_reciprocal's LUT).
+  const float rec = static_cast<float>(kHif4RecipSig[mbits]) *
+                    asf((static_cast<uint32_t>((mbits == 0 ? 48 : 47) - (static_cast<int>(ebits) - 79) - 7 + 127)) << 23);
+  const float quarter = asf(rb) * 0.25f;
+  const float fin_of[3] = {rec * 4.0f, rec * 2.0f, rec};
+  const float fout_of[3] = {quarter, quarter * 2.0f, quarter * 4.0f};
+  alignas(32) float fin[64], fout[64];
+  for (int j = 0; j < 16; ++j) {
+    const int e8 = asf(v8[j >> 1]) * rec >= 4.0f ? 1 : 0;
+    const int e16 = asf(v16[j]) * rec * (e8 ? 0.5f : 1.0f) >= 2.0f ? 1 : 0;
+    const float fi = fin_of[e8 + e16], fo = fout_of[e8 + e16];
+    for (int t = 0; t < 4; ++t) {
+      fin[4 * j + t] = fi;
+      fout[4 * j + t] = fo;
+    }
+  }
+  alignas(32) float out[64];
+  // Non-negative floats order like their bit patterns: the clamps are integer minima (which
+  // vectorise; float selects do not if-convert under -ftrapping-math).
+  for (int k = 0; k < 64; ++k) {
+    uint32_t yb = asu(asf(a[k]) * fin[k]);
+    yb = yb > 0x41000000u ? 0x41000000u : yb;  // min(y4, 8): also Inf
+    const float y4 = asf(yb);
+    float m;
+    if (Rne) m = (y4 + 8388608.0f) - 8388608.0f;
+    else m = static_cast<float>(static_cast<int32_t>(y4 + 0.5f));
+    uint32_t mb = asu(m);
+    mb = mb > 0x40E00000u ? 0x40E00000u : mb;  // min(m, 7)
+    out[k] = asf(asu(asf(mb) * fout[k]) | sg[k]);
+  }
+  std::memcpy(y, out, n * sizeof(float));
+}
+
+// ---- drivers --------------------------------------------------------------------------------------
+// The parallel work is split into units (elements for the element-wise formats, blocks for the
+// block formats); each worker calls chunk_avx2 or chunk_portable on its range of units. Those two
+// are the only functions compiled twice, and every kernel is always-inlined into them, so the
+// whole loop nest is built for the chosen target.
+struct Job {
+  Format f;
+  const float* x;
+  float* y;
+  size_t rows, cols, blk, nb;  // nb = blocks per row (blk = 1 for element-wise formats)
+  Rounding r;
+  bool sat;
+  NvfpRecipe recipe;
+  Nvfp4TensorScale ts;
+};
+
+HIFSIM_AI void chunk_body(const Job& j, size_t b, size_t e) {
+  const float* x = j.x;
+  float* y = j.y;
+  const bool away = j.r == Rounding::nearest_away;
+  switch (j.f) {
+    case Format::bf16:
+      if (j.r == Rounding::toward_zero) k_bf16<true>(x + b, y + b, e - b);
+      else k_bf16<false>(x + b, y + b, e - b);
+      return;
+    case Format::hif8:
+      if (j.r == Rounding::nearest_away) {
+        if (j.sat) k_hif8<0, true>(x + b, y + b, e - b);
+        else k_hif8<0, false>(x + b, y + b, e - b);
+      } else if (j.r == Rounding::nearest_even) {
+        if (j.sat) k_hif8<1, true>(x + b, y + b, e - b);
+        else k_hif8<1, false>(x + b, y + b, e - b);
+      } else {
+        if (j.sat) k_hif8<2, true>(x + b, y + b, e - b);
+        else k_hif8<2, false>(x + b, y + b, e - b);
+      }
+      return;
+    case Format::fp4_e2m1:  // plain element-wise E2M1 (no scale): always saturating, NaN never reaches it
+      if (away) k_fp8<true, true>(x + b, y + b, e - b, kP2M1);
+      else k_fp8<false, true>(x + b, y + b, e - b, kP2M1);
+      return;
+    case Format::fp8_e4m3: case Format::fp8_e5m2: {
+      const ElemParams p = j.f == Format::fp8_e4m3 ? kP4M3 : kP5M2;
+      if (away) {
+        if (j.sat) k_fp8<true, true>(x + b, y + b, e - b, p);
+        else k_fp8<true, false>(x + b, y + b, e - b, p);
+      } else {
+        if (j.sat) k_fp8<false, true>(x + b, y + b, e - b, p);
+        else k_fp8<false, false>(x + b, y + b, e - b, p);
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  for (size_t bi = b; bi < e; ++bi) {
+    const size_t row = bi / j.nb, c0 = (bi % j.nb) * j.blk;
+    const size_t n = std::min(j.blk, j.cols - c0);
+    const float* xb = x + row * j.cols + c0;
+    float* yb = y + row * j.cols + c0;
+    switch (j.f) {
+      case Format::mxfp4:
+        if (away) k_mx<true>(xb, yb, n, kP2M1);
+        else k_mx<false>(xb, yb, n, kP2M1);
+        break;
+      case Format::mxfp8_e4m3:
+        if (away) k_mx<true>(xb, yb, n, kP4M3);
+        else k_mx<false>(xb, yb, n, kP4M3);
+        break;
+      case Format::mxfp8_e5m2:
+        if (away) k_mx<true>(xb, yb, n, kP5M2);
+        else k_mx<false>(xb, yb, n, kP5M2);
+        break;
+      case Format::nvfp4: k_nvfp4_block(xb, yb, n, j.ts, j.recipe); break;
+      case Format::hif4:
+        if (j.r == Rounding::nearest_even) k_hif4_unit<true>(xb, yb, n);
+        else k_hif4_unit<false>(xb, yb, n);
+        break;
+      default: break;
+    }
+  }
+}
+
+__attribute__((target("avx2"))) void chunk_avx2(const Job& j, size_t b, size_t e) { chunk_body(j, b, e); }
+void chunk_portable(const Job& j, size_t b, size_t e) { chunk_body(j, b, e); }
+
+std::atomic<int> g_isa{static_cast<int>(QdqIsa::automatic)};
+
+bool handled(Format f, Rounding r, const QuantOptions& o) {
+  switch (f) {
+    case Format::bf16: return r == Rounding::nearest_even || r == Rounding::toward_zero;
+    case Format::hif8: return r == Rounding::nearest_away || r == Rounding::nearest_even || r == Rounding::toward_zero;
+    case Format::fp8_e4m3: case Format::fp8_e5m2: case Format::fp4_e2m1:
+      return r == Rounding::nearest_even || r == Rounding::nearest_away;
+    case Format::mxfp4: case Format::mxfp8_e4m3: case Format::mxfp8_e5m2:
+      return (r == Rounding::nearest_even || r == Rounding::nearest_away) && o.mx_scale_rule == MxScaleRule::floor;
+    case Format::nvfp4: return r == Rounding::nearest_even;
+    case Format::hif4:
+      return (r == Rounding::nearest_even || r == Rounding::nearest_away) && o.hif4_compare == Hif4Compare::exact &&
+             !o.hif4_inf_to_nan;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool qdq_fast_cpu_has_avx2() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+void qdq_fast_set_isa(QdqIsa isa) { g_isa = static_cast<int>(isa); }
+
+QdqIsa qdq_fast_isa() {
+  const QdqIsa want = static_cast<QdqIsa>(g_isa.load());
+  if (want == QdqIsa::portable) return QdqIsa::portable;
+  return qdq_fast_cpu_has_avx2() ? QdqIsa::avx2 : QdqIsa::portable;
+}
+
+const char* qdq_isa_name(QdqIsa isa) {
+  switch (isa) {
+    case QdqIsa::automatic: return "automatic";
+    case QdqIsa::portable: return "portable";
+    case QdqIsa::avx2: return "avx2";
+  }
+  return "?";
+}
+
+bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o) {
+  const Rounding r = o.rounding ? *o.rounding : format_info(f).default_rounding;
+  if (!handled(f, r, o)) return false;
+  Job j{f, x, y, rows, cols, format_info(f).block, 0, r, o.saturate, o.nvfp4_recipe, {}};
+  j.nb = (cols + j.blk - 1) / j.blk;
+  if (f == Format::nvfp4) {
+    // Per-tensor amax (an order-independent max) and the NaN/Inf check in one parallel pass.
+    std::atomic<uint32_t> amax{0};
+    parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
+      uint32_t m = 0;
+      for (size_t i = b; i < e; ++i) {
+        const uint32_t a = ld(x + i) & 0x7FFFFFFFu;
+        m = a > m ? a : m;
+      }
+      uint32_t cur = amax.load();
+      while (m > cur && !amax.compare_exchange_weak(cur, m)) {
+      }
+    }, 1 << 16);
+    if (amax.load() >= 0x7F800000u) check_representable(f, x, rows, cols, "input");  // throws
+    j.ts = nvfp4_tensor_scale(bits_f32(amax.load()), o.nvfp4_recipe);
+  }
+  const size_t units = j.blk == 1 ? rows * cols : rows * j.nb;
+  const size_t min_chunk = j.blk == 1 ? (1u << 15) : std::max<size_t>(1, 16384 / j.blk);
+  void (*fn)(const Job&, size_t, size_t) = qdq_fast_isa() == QdqIsa::avx2 ? chunk_avx2 : chunk_portable;
+  parallel_for(units, o.threads, [&](size_t b, size_t e) { fn(j, b, e); }, min_chunk);
+  return true;
+}
 
 }  // namespace hifsim::fmt

@@ -1,7 +1,18 @@
 // Fast quantize-dequantize paths (branch-free, vectorisable loops). Each returns exactly the
-// bits of dequantize(quantize(...)) -- tests/formats/test_qdq_fast.cpp compares them -- and
-// returns false when it does not handle the format/options (the caller then takes the
-// reference path).
+// bits of dequantize(quantize(...)) -- tests/formats/test_qdq_fast.cpp compares them on
+// >= 10^7 values per format and mode, with both instruction-set paths and several thread
+// counts -- and returns false when it does not handle the format/options (the caller then
+// takes the reference path).
+//
+// Handled: hif8 (away, rne, rz; saturating or not), fp8-e4m3 / fp8-e5m2 (rne, away; saturating
+// or not), bf16 (rne, rz), hif4 (away, rne; exact compare, Inf saturates), mxfp4 / mxfp8-*
+// (rne, away; floor scale rule), nvfp4 (te, torchao), and the plain element fp4-e2m1 (rne, away;
+// saturating; the caller must keep NaN out: it is the ml-dtypes float4_e2m1fn peer in the
+// benchmarks, not a tensor format). Everything else (stochastic and hybrid
+// rounding, the hif4 "bf16" compare and Inf-to-NaN modes, the MX ceil rule) falls back.
+//
+// Two builds of every kernel: an AVX2 one (selected at run time when the CPU has AVX2) and a
+// portable one (baseline x86-64 / any target). Both compute the same bits.
 #pragma once
 #include <cstddef>
 
@@ -10,5 +21,13 @@
 namespace hifsim::fmt {
 
 bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o);
+
+enum class QdqIsa { automatic, portable, avx2 };
+// Forces an instruction-set path (tests and benchmarks); automatic = AVX2 when available.
+void qdq_fast_set_isa(QdqIsa isa);
+// The path qdq_fast uses now (never `automatic`).
+QdqIsa qdq_fast_isa();
+bool qdq_fast_cpu_has_avx2();
+const char* qdq_isa_name(QdqIsa isa);
 
 }  // namespace hifsim::fmt

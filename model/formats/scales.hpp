@@ -19,7 +19,8 @@ inline int e6m2_sig(uint8_t c) { return 4 + (c & 3); }
 inline int e6m2_exp(uint8_t c) { return static_cast<int>(c >> 2) - 50; }
 
 // General float -> E6M2 (project convention, docs/formats.md): round the 2-bit mantissa to
-// nearest, ties to even, then clamp to [2^-48, 49152]. NaN -> 0xFF; +Inf -> 0xFE;
+// nearest, ties to even, then clamp to [2^-48, 49152] (so every value >= 49152, including
+// those that would round to the NaN pattern 1.75 * 2^15, gives 0xFE). NaN -> 0xFF; +Inf -> 0xFE;
 // zero and negative inputs -> 0x00 (the scale of an all-zero block). The HiF4 quantizer uses
 // e6m2_from_bf16, which is this rule applied to a BF16 already clamped to the range.
 inline uint8_t e6m2_encode(float x) {
@@ -38,7 +39,9 @@ inline uint8_t e6m2_encode(float x) {
     ++e;
   }
   if (e > 15) return kE6M2Max;
-  return static_cast<uint8_t>(((e + 48) << 2) | static_cast<int>(n - 4));
+  const int code = ((e + 48) << 2) | static_cast<int>(n - 4);
+  // E = 63, M = 3 is the NaN code: values rounding to 1.75 * 2^15 = 57344 clamp to 0xFE.
+  return code >= kE6M2NaN ? kE6M2Max : static_cast<uint8_t>(code);
 }
 
 // ---- E8M0: value 2^(b-127), b = 0..254; 0xFF = NaN. ----

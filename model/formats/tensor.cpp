@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/bits.hpp"
+#include "formats/codes.hpp"
 #include "formats/hif8.hpp"
 #include "formats/minifloat.hpp"
 #include "formats/qdq_fast.hpp"
@@ -25,32 +26,6 @@ const MiniFloatSpec* element_spec(Format f) {
 }
 
 size_t round_up(size_t n, size_t b) { return (n + b - 1) / b * b; }
-
-// Element-wise formats: one code per value.
-uint16_t encode_elementwise(Format f, float x, Rounding r, const QuantOptions& o, uint64_t index) {
-  const uint64_t rbits = r == Rounding::stochastic ? counter_random(o.seed, static_cast<uint64_t>(f), index) : 0;
-  switch (f) {
-    case Format::hif8: {
-      Hif8Encode e;
-      e.rounding = r;
-      e.saturate = o.saturate;
-      e.rbits = rbits;
-      e.hybrid_strict = o.hybrid_strict;
-      return hif8_encode(x, e);
-    }
-    case Format::fp8_e4m3: case Format::fp8_e5m2: {
-      MiniFloatEncode e;
-      e.rounding = r;
-      e.saturate = o.saturate;
-      e.rbits = rbits;
-      return minifloat_encode(*element_spec(f), x, e);
-    }
-    case Format::bf16:
-      return r == Rounding::toward_zero ? bf16_from_f32_rz(f32_bits(x)) : bf16_from_f32_rne(f32_bits(x));
-    default:
-      return 0;
-  }
-}
 
 float decode_elementwise(Format f, uint16_t c) {
   switch (f) {
@@ -123,7 +98,7 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
 
   if (blk == 1) {
     parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) q.codes[i] = encode_elementwise(f, x[i], r, o, i);
+      for (size_t i = b; i < e; ++i) q.codes[i] = encode_code(f, x[i], r, o, i);
     }, 4096);
     return q;
   }

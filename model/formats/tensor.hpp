@@ -15,6 +15,12 @@
 
 namespace hifsim::fmt {
 
+// Where HiF8 hybrid rounding takes its 14-bit threshold T14 from (hif8.md section 6).
+enum class HybridThreshold {
+  input,   // T14 = the input's own low 14 FP32 fraction bits (the published easyasc/CANN model)
+  seeded,  // T14 = 14 bits of counter_random(seed, format, flat index): a seeded stochastic mode
+};
+
 struct QuantOptions {
   std::optional<Rounding> rounding;  // element rounding; unset = the format's default
   bool saturate = false;             // hif8, fp8: overflow to +-max finite instead of Inf/NaN
@@ -24,6 +30,7 @@ struct QuantOptions {
   bool hif4_inf_to_nan = false;
   MxScaleRule mx_scale_rule = MxScaleRule::floor;
   bool hybrid_strict = false;        // hif8 hybrid: round up iff F14 > T14 (default >=)
+  HybridThreshold hybrid_threshold = HybridThreshold::input;
   unsigned threads = 0;              // 0 = all hardware threads; results do not depend on it
 };
 

@@ -117,6 +117,15 @@ size_t product(const std::vector<size_t>& shape) {
 
 size_t NpyArray::size() const { return product(shape); }
 
+const char* dtype_name(NpyDtype d) {
+  switch (d) {
+    case NpyDtype::float32: return "float32";
+    case NpyDtype::uint8: return "uint8";
+    case NpyDtype::uint16: return "uint16";
+  }
+  return "?";
+}
+
 std::string shape_str(const std::vector<size_t>& shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -153,14 +162,18 @@ NpyArray read_npy(const std::string& path) {
   } else if (h.descr == "|u1" || h.descr == "<u1" || h.descr == "u1") {
     arr.dtype = NpyDtype::uint8;
     esize = 1;
+  } else if (h.descr == "<u2") {
+    arr.dtype = NpyDtype::uint16;
+    esize = 2;
   } else {
-    throw Error(path, "dtype", "'" + h.descr + "' is not supported (expected float32 '<f4' or uint8 '|u1')");
+    throw Error(path, "dtype",
+                "'" + h.descr + "' is not supported (expected float32 '<f4', uint8 '|u1' or uint16 '<u2')");
   }
   if (h.fortran)
     throw Error(path, "fortran_order", "Fortran-ordered arrays are not supported; save with np.ascontiguousarray");
   arr.shape = h.shape;
   size_t n = product(arr.shape);
-  if (n == SIZE_MAX) throw Error(path, "shape", "shape " + shape_str(arr.shape) + " overflows");
+  if (n == SIZE_MAX || n > SIZE_MAX / esize) throw Error(path, "shape", "shape " + shape_str(arr.shape) + " overflows");
   size_t need = n * esize;
   size_t have = data.size() - hstart - hlen;
   if (have < need)
@@ -171,7 +184,10 @@ NpyArray read_npy(const std::string& path) {
   const char* p = data.data() + hstart + hlen;
   if (arr.dtype == NpyDtype::float32) {
     arr.f32.resize(n);
-    std::memcpy(arr.f32.data(), p, need);
+    if (need) std::memcpy(arr.f32.data(), p, need);  // empty arrays: data() may be null
+  } else if (arr.dtype == NpyDtype::uint16) {
+    arr.u16.resize(n);
+    if (need) std::memcpy(arr.u16.data(), p, need);
   } else {
     arr.u8.assign(reinterpret_cast<const uint8_t*>(p), reinterpret_cast<const uint8_t*>(p) + n);
   }
@@ -180,7 +196,8 @@ NpyArray read_npy(const std::string& path) {
 
 NpyArray read_npy_f32(const std::string& path) {
   NpyArray a = read_npy(path);
-  if (a.dtype != NpyDtype::float32) throw Error(path, "dtype", "expected float32 ('<f4'), got uint8");
+  if (a.dtype != NpyDtype::float32)
+    throw Error(path, "dtype", std::string("expected float32 ('<f4'), got ") + dtype_name(a.dtype));
   return a;
 }
 
@@ -214,4 +231,12 @@ void write_npy(const std::string& path, const std::vector<size_t>& shape, const 
   write_file_atomic(path, out);
 }
 
+}  // namespace hifsim::io
+
+namespace hifsim::io {
+void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint16_t* data) {
+  std::string out = header_bytes("<u2", shape);
+  out.append(reinterpret_cast<const char*>(data), product(shape) * 2);
+  write_file_atomic(path, out);
+}
 }  // namespace hifsim::io

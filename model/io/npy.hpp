@@ -1,6 +1,6 @@
 // .npy reading and writing (NumPy format versions 1.0, 2.0 and 3.0).
 //
-// Accepted: little-endian float32 ('<f4') and uint8 ('|u1'), C order. Anything else,
+// Accepted: little-endian float32 ('<f4'), uint8 ('|u1') and uint16 ('<u2'), C order. Anything else,
 // a truncated file or a corrupt header is an hifsim::Error naming the file, the field
 // and the reason. Writes go to a temporary file that is renamed into place only when
 // complete, so a failed command never leaves a partial output behind.
@@ -11,13 +11,14 @@
 
 namespace hifsim::io {
 
-enum class NpyDtype { float32, uint8 };
+enum class NpyDtype { float32, uint8, uint16 };
 
 struct NpyArray {
   NpyDtype dtype = NpyDtype::float32;
   std::vector<size_t> shape;  // empty shape = scalar (one element)
   std::vector<float> f32;     // filled when dtype == float32
   std::vector<uint8_t> u8;    // filled when dtype == uint8
+  std::vector<uint16_t> u16;  // filled when dtype == uint16
   size_t size() const;        // number of elements
 };
 
@@ -27,10 +28,12 @@ NpyArray read_npy_f32(const std::string& path);
 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const float* data);
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint8_t* data);
+void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint16_t* data);
 
 // Writes `bytes` to `path` through a temporary file and an atomic rename.
 void write_file_atomic(const std::string& path, const std::string& bytes);
 
 std::string shape_str(const std::vector<size_t>& shape);
+const char* dtype_name(NpyDtype d);  // "float32", "uint8", "uint16"
 
 }  // namespace hifsim::io

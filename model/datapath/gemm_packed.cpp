@@ -200,7 +200,9 @@ void gemm_mxfp4(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s,
           // Exact two-term sum: S[j] < 2^13, so an exponent gap <= 100 fits 128 bits.
           const int lo = std::min(X[0], X[1]), gap = std::abs(X[0] - X[1]);
           if (gap <= 100) {
-            d.exact = ExactValue::from_int((static_cast<i128>(S[0]) << (X[0] - lo)) + (static_cast<i128>(S[1]) << (X[1] - lo)), lo);
+            d.exact = ExactValue::from_int(static_cast<i128>(S[0]) * (static_cast<i128>(1) << (X[0] - lo)) +
+                                               static_cast<i128>(S[1]) * (static_cast<i128>(1) << (X[1] - lo)),
+                                           lo);
           } else {
             ExactSum es;
             es.add(ExactValue::from_int(S[0], X[0]));

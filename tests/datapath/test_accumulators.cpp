@@ -7,6 +7,7 @@
 
 #include "datapath/accumulator.hpp"
 #include "datapath/fp_add.hpp"
+#include "common/test_env.hpp"
 #include "exact_ref.hpp"
 #include "formats/bits.hpp"
 #include "util/rng.hpp"
@@ -31,7 +32,7 @@ float random_float(SplitMix64& r) {
 
 TEST(FpAdd, BinaryThirtyTwoMatchesTheHostFpu) {
   SplitMix64 rng(11);
-  for (int i = 0; i < 2000000; ++i) {
+  for (size_t i = 0; i < hifsim::test::scaled(2000000); ++i) {
     const float a = random_float(rng);
     float b = random_float(rng);
     if (i % 4 == 0) b = fmt::bits_f32(fmt::f32_bits(a) ^ 0x80000000u ^ (rng.next32() & 0xFF));  // near-cancellation
@@ -50,7 +51,7 @@ TEST(FpAdd, ReducedPrecisionMatchesExactRounding) {
   int inexact = 0;
   for (int p : {8, 11, 14, 17, 20}) {
     for (const bool rz : {false, true}) {
-      for (int i = 0; i < 200000; ++i) {
+      for (size_t i = 0; i < hifsim::test::scaled(200000); ++i) {
         // Operands already representable with p bits (as in a p-bit accumulator register) and
         // arbitrary FP32 dot results.
         const float a = fp_round(random_float(rng), p, rz ? RoundMode::rz : RoundMode::rne);

@@ -10,6 +10,7 @@
 #include "datapath/residual.hpp"
 #include "formats/bits.hpp"
 #include "util/rng.hpp"
+#include "common/test_env.hpp"
 
 using namespace hifsim;
 using namespace hifsim::dp;
@@ -129,7 +130,7 @@ TEST(Residual, FusedEqualsOneAccumulatorOverMainThenResidualBlocks) {
 
 TEST(SparseResidualUnit, SelectAndMultiplyEqualsDenseDotOnDecompressed) {
   SplitMix64 rng(6);
-  for (int i = 0; i < 100000; ++i) {
+  for (size_t i = 0; i < hifsim::test::scaled(100000); ++i) {
     fmt::Hif4Unit r, w;
     r.e6m2 = static_cast<uint8_t>(rng.below(i % 500 == 0 ? 256 : 255));
     w.e6m2 = static_cast<uint8_t>(rng.below(255));

@@ -10,6 +10,7 @@
 #include "datapath/hif4_dot.hpp"
 #include "datapath/mx_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
+#include "common/test_env.hpp"
 #include "exact_ref.hpp"
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
@@ -22,7 +23,7 @@ using namespace hifsim;
 using namespace hifsim::dp;
 
 namespace {
-constexpr int kRandomVectors = 100000;
+const int kRandomVectors = static_cast<int>(hifsim::test::scaled(100000));
 constexpr uint32_t kNaN = 0x7FC00000u;
 
 fmt::Hif4Unit random_hif4(SplitMix64& r, bool allow_nan) {

@@ -4,6 +4,7 @@
 // here calls the code under test. Expected values in the tests come from here or from the
 // specification data files in data/, never from the codecs being tested.
 #pragma once
+#include "common/test_env.hpp"
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -29,24 +30,11 @@ inline float from_bits(uint32_t u) {
   return f;
 }
 
-// ---- test seeds (TestFloat style: one documented default, overridable, printed on failure) ----
-inline uint64_t test_seed() {
-  const char* s = std::getenv("HIFSIM_TEST_SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 20261129ull;
-}
-inline std::string seed_note() {
-  return "seed " + std::to_string(test_seed()) + " (set HIFSIM_TEST_SEED to reproduce or vary)";
-}
-// Scale for the random case counts: smaller under the sanitizers, overridable.
-inline double test_scale() {
-  if (const char* s = std::getenv("HIFSIM_TEST_SCALE")) return std::atof(s);
-#if defined(__SANITIZE_ADDRESS__)
-  return 0.05;
-#else
-  return 1.0;
-#endif
-}
-inline size_t scaled(size_t n) { return std::max<size_t>(1000, static_cast<size_t>(static_cast<double>(n) * test_scale())); }
+// ---- test seeds and scale: tests/common/test_env.hpp ----
+using hifsim::test::scaled;
+using hifsim::test::seed_note;
+using hifsim::test::test_scale;
+using hifsim::test::test_seed;
 
 // A tiny generator of its own (xorshift64*), so the test stimulus does not depend on util/rng.hpp.
 struct Gen {

@@ -171,8 +171,9 @@ void gemm_float_elems(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSp
         } else if (!special && fits_window && phi - plo + 16 + 7 <= 62) {
           int64_t sum = 0;  // exact: as below, when the block's span fits 64 bits
           for (int k = 0; k < w; ++k) {
-            const int64_t v = static_cast<int64_t>(static_cast<uint32_t>(pa.sig[ia + k]) * pb.sig[ib + k])
-                              << (pa.exp[ia + k] + pb.exp[ib + k] - plo);
+            const uint32_t ps = static_cast<uint32_t>(pa.sig[ia + k]) * pb.sig[ib + k];
+            if (!ps) continue;  // a zero element's exponent is arbitrary: never shift by it
+            const int64_t v = static_cast<int64_t>(ps) << (pa.exp[ia + k] + pb.exp[ib + k] - plo);
             sum += ((pa.cls[ia + k] ^ pb.cls[ib + k]) & 1) ? -v : v;
           }
           finish_exact(sum, plo + scale_exp, r);

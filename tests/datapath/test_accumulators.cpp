@@ -66,7 +66,7 @@ TEST(FpAdd, ReducedPrecisionMatchesExactRounding) {
       }
     }
   }
-  EXPECT_GT(inexact, 100000);
+  EXPECT_GT(inexact, static_cast<int>(hifsim::test::scaled(200000) * 10 / 20));  // at least 5% of the cases round
   // A tie at p = 8: 1 + 2^-8 is halfway between 1 and 1 + 2^-7 -> even (1); RZ truncates.
   EXPECT_EQ(fp_add(1.0f, 0x1p-8f, 8, RoundMode::rne), 1.0f);
   EXPECT_EQ(fp_add(1.0f + 0x1p-7f, 0x1p-8f, 8, RoundMode::rne), 1.0f + 0x1p-6f);

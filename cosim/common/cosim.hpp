@@ -1,0 +1,181 @@
+// hifsim cosim: the infrastructure every RTL-vs-C++ harness uses (docs/cosim.md).
+//
+//   Options / parse_cli   --seed --count --level quick|long --replay FILE --waves --out DIR ...
+//   Vector                one transaction's stimulus as 32-bit words (+ its stimulus source)
+//   Coverage              declared bins (must be hit, else the run fails) and info bins
+//   Session               the scoreboard: compares every output bit of every transaction,
+//                         prints seed / vector index / vector / first differing field, writes a
+//                         one-vector replay file and a waveform of the failing vector, prints a
+//                         TestFloat-like summary and the coverage table, gives the exit code
+//   VectorStream          directed corners first, then seeded random vectors (or the replay)
+//
+// A harness (cosim/<module>/main.cpp) supplies: the stimulus generator, the golden model call,
+// how to drive and read the Verilated model, and a function that re-runs one vector with a
+// waveform. Valid/ready units use StreamDriver (stream_driver.hpp).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "util/rng.hpp"
+
+namespace hifsim::cosim {
+
+enum class Level { quick, long_ };
+
+// Exit codes of every harness.
+constexpr int kExitPass = 0;
+constexpr int kExitMismatch = 1;   // at least one output differs from the C++ model
+constexpr int kExitCoverage = 2;   // every output matched but a declared coverage bin was never hit
+constexpr int kExitUsage = 3;      // bad command line / unreadable file
+constexpr int kExitHang = 4;       // the RTL did not answer (handshake timeout)
+
+struct Options {
+  std::string module;               // set by the harness
+  uint64_t seed = 1;
+  uint64_t count = 0;               // vectors (transactions / sequences); 0 = the level default
+  Level level = Level::quick;
+  std::string replay;               // --replay FILE: run exactly that vector, with waves
+  bool waves = false;               // --waves: trace the whole run (keep --count small)
+  std::string out_dir = "cosim-out";  // replay files and waveforms go here
+  std::string npy;                  // --npy FILE: real-tensor source (harness default if empty)
+  std::string only_source;          // --source NAME: random vectors from this source only
+  bool skip_corners = false;        // --skip-corners: random vectors only
+  uint64_t max_errors = 1;          // --max-errors N: stop after N mismatches (0 = never stop)
+  bool expect_mismatch = false;     // --expect-mismatch: pass iff a mismatch is found (mutants)
+  bool coverage_check = true;       // --no-coverage-check turns the unhit-bin failure off
+  bool verbose = false;
+};
+
+// Parses the common options. `extra` lets a harness add flags: called with (flag, next-arg
+// getter); returns true if it consumed the flag. Prints usage and exits on --help or errors.
+using ExtraFlag = std::function<bool(const std::string& flag, const std::function<std::string()>& value)>;
+Options parse_cli(int argc, char** argv, const std::string& module, const std::string& extra_usage = "",
+                  const ExtraFlag& extra = nullptr);
+const char* level_name(Level l);
+
+// One transaction's stimulus: 32-bit words, word 0 first (harness-defined meaning).
+struct Vector {
+  std::vector<uint32_t> w;
+  int source = 0;  // index into the harness's source names
+};
+
+// ---- coverage ----
+class Coverage {
+ public:
+  // A declared bin (required = true) must be hit at least once or the run fails.
+  int declare(const std::string& name, bool required = true);
+  // Declares prefix[i] for i in names; returns the first id (ids are consecutive).
+  int declare_group(const std::string& prefix, const std::vector<std::string>& names, bool required = true);
+  void hit(int id, uint64_t n = 1) { bins_[static_cast<size_t>(id)].count += n; }
+  int id(const std::string& name) const;  // -1 if unknown
+  uint64_t count(int id) const { return bins_[static_cast<size_t>(id)].count; }
+  size_t size() const { return bins_.size(); }
+  int unhit_required() const;
+  // Prints "coverage: H/N declared bins hit" and a compact table (every bin with its count;
+  // unhit declared bins are marked "MISSING").
+  void print(bool all) const;
+
+ private:
+  struct Bin {
+    std::string name;
+    bool required;
+    uint64_t count;
+  };
+  std::vector<Bin> bins_;
+};
+
+// ---- output layout (for "first differing field") ----
+struct Field {
+  std::string name;
+  int msb, lsb;  // bit positions in the transaction's output words (word w holds bits 32w..32w+31)
+};
+
+// ---- session / scoreboard ----
+class Session {
+ public:
+  Session(const Options& o, std::vector<std::string> source_names, std::vector<Field> layout, int out_words);
+
+  const Options& opt() const { return o_; }
+  Coverage& cov() { return cov_; }
+  uint64_t count() const { return count_; }  // vectors to run
+  void set_count(uint64_t n) { count_ = n; }
+  bool replaying() const { return !o_.replay.empty(); }
+  const std::vector<std::string>& sources() const { return sources_; }
+  bool stop() const;  // true once max_errors mismatches were seen
+
+  // Describes a vector for messages (the harness's decoder); defaults to hex words.
+  std::function<std::string(const Vector&)> describe;
+  // Re-runs one vector with a waveform written to `path` (the harness's function). Returns
+  // true if the re-run reproduced the mismatch.
+  std::function<bool(const Vector&, const std::string& path)> rerun_with_waves;
+
+  // Compares one transaction. `step` names a sub-transaction (e.g. the step of an
+  // accumulator sequence; -1 = none). Returns true if every output bit matches.
+  bool check(uint64_t index, const Vector& v, const uint32_t* expected, const uint32_t* got, int step = -1,
+             const std::string& context = "");
+  void count_vector(const Vector& v);  // one vector finished (for the per-source counts)
+  void fail_hang(uint64_t index, const std::string& what);
+
+  // Prints the summary and the coverage table; returns the exit code.
+  int finish();
+
+  uint64_t mismatches() const { return mismatches_; }
+  uint64_t transactions() const { return checked_; }
+
+ private:
+  Options o_;
+  std::vector<std::string> sources_;
+  std::vector<Field> layout_;
+  int out_words_;
+  Coverage cov_;
+  uint64_t count_ = 0, checked_ = 0, mismatches_ = 0, vectors_ = 0;
+  bool hang_ = false;
+  std::vector<uint64_t> per_source_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+// ---- replay files ----
+// Text, one item per line:
+//   # comment
+//   module hif4_dot64
+//   seed 1
+//   index 1234
+//   source shaped
+//   vector 0000c0ff 12345678 ...      (hex words, word 0 first)
+// write_replay returns the path written.
+std::string write_replay(const Options& o, uint64_t index, const Vector& v, const std::string& source_name,
+                         const std::string& description);
+// Reads a replay file; checks the module name. Throws std::runtime_error on errors.
+Vector read_replay(const std::string& path, const std::string& module, const std::vector<std::string>& sources,
+                   uint64_t* seed = nullptr, uint64_t* index = nullptr);
+
+std::string hex_words(const std::vector<uint32_t>& w);
+
+// ---- vector stream ----
+// The directed corners first, then random vectors from `gen` (seeded from --seed), `count`
+// vectors in all (a count below the number of corners runs only the first corners). In replay
+// mode: the one vector of the file.
+class VectorStream {
+ public:
+  VectorStream(Session& s, std::vector<Vector> corners, std::function<Vector(SplitMix64&)> gen);
+  bool next(Vector& v, uint64_t& index);  // false when done (count reached or session stopped)
+
+ private:
+  Session& s_;
+  std::vector<Vector> corners_;
+  std::function<Vector(SplitMix64&)> gen_;
+  SplitMix64 rng_;
+  uint64_t i_ = 0;
+  Vector replay_;
+};
+
+// The per-harness file name stem for a failing vector: <out>/<module>_s<seed>_v<index>.
+std::string artifact_stem(const Options& o, uint64_t index);
+// The waveform of a whole run: with --replay F, <out>/<F's name>.vcd; with --waves,
+// <out>/<module>_s<seed>.vcd; otherwise "" (no waveform).
+std::string run_wave_path(const Options& o);
+
+}  // namespace hifsim::cosim

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# scripts/synth.sh: Yosys synthesis report of the RTL (docs/cosim.md, "Synthesis report").
+#
+# For every module and parameter set in UNITS below: read_verilog -sv, chparam, synth -flatten
+# (Yosys generic gates), then `stat` and `stat -tech cmos`. Writes one CSV row per run:
+#
+#   module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds
+#
+#   cells          generic cells after synth (gates + flip-flops), the `stat` total
+#   transistors    `stat -tech cmos` estimate (Yosys's CMOS gate costs)
+#   flip_flops     $_DFF*/$_SDFF*/$_DLATCH* cells: `stat -tech cmos` has no cost for them, so
+#                  `transistors` excludes them (transistors_exclude_ffs = yes; Yosys prints "N+")
+#
+# Parameters are written NAME=VALUE joined by ';' (no commas, so the CSV needs no quoting).
+# The cost model fits area coefficients to this CSV: add a unit by adding a line to UNITS.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# module | sources in rtl/ (package first) | parameter sets separated by spaces; inside a set,
+# NAME=VALUE pairs separated by ';' ("-" = the module's defaults)
+UNITS=(
+  "hif4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hif4_dot64.sv|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
+  "fp32_acc|hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv|MANT_BITS=23;ROUND_RZ=0 MANT_BITS=23;ROUND_RZ=1 MANT_BITS=13;ROUND_RZ=0 MANT_BITS=13;ROUND_RZ=1 MANT_BITS=10;ROUND_RZ=0 MANT_BITS=10;ROUND_RZ=1 MANT_BITS=7;ROUND_RZ=0 MANT_BITS=7;ROUND_RZ=1"
+)
+
+OUT="$ROOT/build/synth/synth.csv"
+ONLY=""
+JOBS=1
+KEEP_LOGS=0
+
+usage() {
+  cat <<EOF
+usage: scripts/synth.sh [--out FILE] [--only REGEX] [--jobs N] [--keep-logs] [--list]
+
+Synthesises every rtl/ module and parameter set with Yosys (generic cells; stat and
+stat -tech cmos) and writes a CSV:
+  module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds
+
+  --out FILE     CSV path (default build/synth/synth.csv); logs go next to it in logs/
+  --only REGEX   only runs whose "module parameters" matches REGEX (grep -E), e.g. 'fp32_acc.*RZ=1'
+  --jobs N       parallel Yosys runs (default 1; the machine's cores are shared)
+  --keep-logs    keep every Yosys log (default: only the logs of failed runs)
+  --list         print the runs and exit
+EOF
+}
+
+LIST=0
+while (($#)); do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --out) OUT="$2"; shift 2 ;;
+    --only) ONLY="$2"; shift 2 ;;
+    --jobs) JOBS="$2"; shift 2 ;;
+    --keep-logs) KEEP_LOGS=1; shift ;;
+    --list) LIST=1; shift ;;
+    *) echo "synth.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+OUT="$(realpath -m "$OUT")"
+YOSYS="${YOSYS:-yosys}"
+command -v "$YOSYS" >/dev/null || { echo "synth.sh: yosys not found (scripts/setup.sh installs it)" >&2; exit 1; }
+YVER="$("$YOSYS" -V | head -1)"
+
+# The run list: "module|sources|params"
+RUNS=()
+for u in "${UNITS[@]}"; do
+  IFS='|' read -r mod srcs sets <<<"$u"
+  for p in $sets; do
+    if [[ -n "$ONLY" ]] && ! grep -Eq -- "$ONLY" <<<"$mod $p"; then continue; fi
+    RUNS+=("$mod|$srcs|$p")
+  done
+done
+if ((LIST)); then
+  printf '%s\n' "${RUNS[@]}" | awk -F'|' '{print $1, $3}'
+  exit 0
+fi
+((${#RUNS[@]})) || { echo "synth.sh: no run matches --only '$ONLY'" >&2; exit 2; }
+
+OUTDIR="$(dirname "$OUT")"
+LOGDIR="$OUTDIR/logs"
+mkdir -p "$LOGDIR"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+# One run: writes $TMP/<n>.row (a CSV row) or $TMP/<n>.fail.
+run_one() {
+  local n="$1" mod="$2" srcs="$3" params="$4"
+  local tag="${mod}_${params//[;=]/_}"
+  local log="$LOGDIR/$tag.log"
+  local chp=""
+  if [[ "$params" != "-" ]]; then
+    local kv
+    IFS=';' read -ra kvs <<<"$params"
+    for kv in "${kvs[@]}"; do chp+="chparam -set ${kv%%=*} ${kv#*=} $mod; "; done
+  fi
+  local t0 t1
+  t0=$(date +%s.%N)
+  if ! (cd "$ROOT/rtl" && "$YOSYS" -l "$log" -q -p \
+      "read_verilog -sv $srcs; ${chp}synth -flatten -top $mod; check -assert; tee -o $TMP/$n.stat stat; tee -o $TMP/$n.cmos stat -tech cmos" \
+      >/dev/null 2>&1); then
+    echo "$mod $params: FAILED (log: $log)" >"$TMP/$n.fail"
+    return
+  fi
+  t1=$(date +%s.%N)
+  local cells tr ffs excl
+  cells=$(awk '/Number of cells:/ {v=$4} END {print v}' "$TMP/$n.stat")
+  tr=$(awk '/Estimated number of transistors:/ {v=$5} END {print v}' "$TMP/$n.cmos")
+  ffs=$(awk '$1 ~ /^\$_(DFF|SDFF|DFFE|SDFFE|SDFFCE|DLATCH|ALDFF|DFFSR|DFFSRE)/ {s+=$2} END {print s+0}' "$TMP/$n.stat")
+  excl=no
+  if [[ "$tr" == *+ ]]; then excl=yes; tr="${tr%+}"; fi
+  printf '%s,%s,%s,%s,%s,%s,%s,%.1f\n' "$mod" "$params" "$cells" "$tr" "$ffs" "$excl" "$YVER" \
+    "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" >"$TMP/$n.row"
+  ((KEEP_LOGS)) || rm -f "$log"
+}
+
+echo "[synth] ${#RUNS[@]} runs, $JOBS at a time, $YVER"
+i=0
+for r in "${RUNS[@]}"; do
+  IFS='|' read -r mod srcs params <<<"$r"
+  i=$((i + 1))
+  echo "[synth] ($i/${#RUNS[@]}) $mod $params"
+  run_one "$i" "$mod" "$srcs" "$params" &
+  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+done
+wait
+
+fails=0
+{
+  echo "module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds"
+  for ((k = 1; k <= ${#RUNS[@]}; k++)); do
+    if [[ -f "$TMP/$k.row" ]]; then cat "$TMP/$k.row"; fi
+  done
+} >"$TMP/out.csv"
+for ((k = 1; k <= ${#RUNS[@]}; k++)); do
+  if [[ -f "$TMP/$k.fail" ]]; then cat "$TMP/$k.fail" >&2; fails=$((fails + 1)); fi
+done
+mkdir -p "$OUTDIR"
+mv "$TMP/out.csv" "$OUT"
+if command -v column >/dev/null; then column -s, -t <"$OUT"; else cat "$OUT"; fi | sed 's/^/[synth]   /'
+echo "[synth] wrote $OUT ($(( $(wc -l <"$OUT") - 1 )) rows)"
+if ((fails)); then
+  echo "[synth] $fails run(s) failed" >&2
+  exit 1
+fi

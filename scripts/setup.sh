@@ -16,6 +16,7 @@ APT_PACKAGES=(
   verilator iverilog yosys
   libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev
   python3 python3-venv python3-pip
+  chromium  # headless check of the HTML report (tests/jobs)
 )
 # Pinned so that a fresh machine computes the same oracle answers as ours did.
 PIP_PACKAGES=(

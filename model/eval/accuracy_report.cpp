@@ -1,0 +1,119 @@
+#include "eval/accuracy_report.hpp"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "io/npy.hpp"
+#include "util/json.hpp"
+
+namespace hifsim::eval {
+namespace {
+std::string g(double v, int prec = 6) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*g", prec, v);
+  return b;
+}
+}  // namespace
+
+AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::string& title) {
+  struct Agg {
+    ErrorSums sums;
+    double under = 0;
+    int n = 0;
+  };
+  std::map<std::tuple<std::string, std::string, int64_t>, Agg> layers;
+  std::map<std::pair<std::string, std::string>, Agg> totals;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& r : rows) {
+    auto& l = layers[{r.format, r.correction, r.layer}];
+    l.sums.add(r.sums);
+    l.under += r.underflow_a;
+    ++l.n;
+    const auto key = std::make_pair(r.format, r.correction);
+    if (!totals.count(key)) order.push_back(key);
+    auto& t = totals[key];
+    t.sums.add(r.sums);
+    t.under += r.underflow_a;
+    ++t.n;
+  }
+  AccuracyFiles f;
+  std::ostringstream ops, lay, sum, md;
+  ops << "format,correction,layer,op_name,op,M,N,K,batch,sqnr_db,rel_frobenius,cosine,max_abs_err,max_rel_err,"
+         "mean_rel_err,underflow_a,underflow_b,arc_channels,seconds\n";
+  for (const auto& r : rows)
+    ops << r.format << "," << r.correction << "," << r.layer << "," << r.op_name << "," << r.op << "," << r.M << ","
+        << r.N << "," << r.K << "," << r.batch << "," << g(r.err.sqnr_db) << "," << g(r.err.rel_frobenius) << ","
+        << g(r.err.cosine, 9) << "," << g(r.err.max_abs_err) << "," << g(r.err.max_rel_err) << ","
+        << g(r.err.mean_rel_err) << "," << g(r.underflow_a) << "," << g(r.underflow_b) << "," << r.arc_channels << ","
+        << g(r.seconds, 4) << "\n";
+  lay << "format,correction,layer,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a\n";
+  for (const auto& [k, a] : layers) {
+    const auto e = a.sums.metrics();
+    lay << std::get<0>(k) << "," << std::get<1>(k) << "," << std::get<2>(k) << "," << g(e.sqnr_db) << ","
+        << g(e.rel_frobenius) << "," << g(e.cosine, 9) << "," << g(e.max_abs_err) << "," << g(a.under / a.n) << "\n";
+  }
+  sum << "format,correction,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a,ops\n";
+  md << title << "\n\n| format | correction | SQNR (dB) | rel. Frobenius | cosine | underflow |\n|---|---|---|---|---|---|\n";
+  for (const auto& k : order) {
+    const auto& a = totals[k];
+    const auto e = a.sums.metrics();
+    sum << k.first << "," << k.second << "," << g(e.sqnr_db) << "," << g(e.rel_frobenius) << "," << g(e.cosine, 9) << ","
+        << g(e.max_abs_err) << "," << g(a.under / a.n) << "," << a.n << "\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "| %s | %s | %.2f | %.4g | %.6f | %.2f%% |\n", k.first.c_str(), k.second.c_str(),
+                  e.sqnr_db, e.rel_frobenius, e.cosine, 100 * a.under / a.n);
+    md << line;
+  }
+  JsonWriter w;
+  w.begin_object().kv("title", title);
+  w.key("ops").begin_array();
+  for (const auto& r : rows) {
+    w.begin_object()
+        .kv("format", r.format)
+        .kv("correction", r.correction)
+        .kv("layer", static_cast<int64_t>(r.layer))
+        .kv("op_name", r.op_name)
+        .kv("op", r.op)
+        .kv("M", r.M)
+        .kv("N", r.N)
+        .kv("K", r.K)
+        .kv("batch", r.batch)
+        .kv("sqnr_db", r.err.sqnr_db)
+        .kv("rel_frobenius", r.err.rel_frobenius)
+        .kv("cosine_similarity", r.err.cosine)
+        .kv("max_abs_err", r.err.max_abs_err)
+        .kv("max_rel_err", r.err.max_rel_err)
+        .kv("mean_rel_err", r.err.mean_rel_err)
+        .kv("nonfinite_outputs", static_cast<uint64_t>(r.err.nonfinite))
+        .kv("underflow_a", r.underflow_a)
+        .kv("underflow_b", r.underflow_b)
+        .kv("arc_channels", r.arc_channels)
+        .end_object();
+  }
+  w.end_array().end_object();
+  f.ops_csv = ops.str();
+  f.layers_csv = lay.str();
+  f.summary_csv = sum.str();
+  f.json = w.str() + "\n";
+  f.markdown = md.str();
+  return f;
+}
+
+std::vector<std::string> write_accuracy(const AccuracyFiles& f, const std::string& dir, const std::string& prefix) {
+  const std::vector<std::pair<std::string, const std::string*>> files = {
+      {prefix + "ops.csv", &f.ops_csv},
+      {prefix + "layers.csv", &f.layers_csv},
+      {prefix + "summary.csv", &f.summary_csv},
+      {prefix.empty() ? "accuracy.json" : prefix + "results.json", &f.json},
+      {prefix + "summary.md", &f.markdown}};
+  std::vector<std::string> out;
+  for (const auto& [name, text] : files) {
+    io::write_file_atomic(dir + "/" + name, *text);
+    out.push_back(dir + "/" + name);
+  }
+  return out;
+}
+
+}  // namespace hifsim::eval

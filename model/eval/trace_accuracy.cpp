@@ -1,0 +1,160 @@
+#include "eval/trace_accuracy.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "datapath/arc.hpp"
+#include "util/error.hpp"
+
+namespace hifsim::eval {
+
+void ErrorSums::add(const float* c, const float* ref, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(c[i])) {
+      ++nonfinite;
+      continue;
+    }
+    const double r = ref[i], d = static_cast<double>(c[i]) - r;
+    sig += r * r;
+    noise += d * d;
+    dot += c[i] * r;
+    cc += static_cast<double>(c[i]) * c[i];
+    abs_err += std::fabs(d);
+    abs_ref += std::fabs(r);
+    max_ref = std::max(max_ref, std::fabs(r));
+    max_abs_err = std::max(max_abs_err, std::fabs(d));
+    ++n;
+  }
+}
+
+void ErrorSums::add(const ErrorSums& o) {
+  sig += o.sig;
+  noise += o.noise;
+  dot += o.dot;
+  cc += o.cc;
+  abs_err += o.abs_err;
+  abs_ref += o.abs_ref;
+  max_ref = std::max(max_ref, o.max_ref);
+  max_abs_err = std::max(max_abs_err, o.max_abs_err);
+  n += o.n;
+  nonfinite += o.nonfinite;
+}
+
+dp::GemmError ErrorSums::metrics() const {
+  dp::GemmError e;
+  e.sqnr_db = noise == 0 ? HUGE_VAL : 10.0 * std::log10(sig / noise);
+  e.rel_frobenius = sig == 0 ? 0 : std::sqrt(noise / sig);
+  e.max_abs_err = max_abs_err;
+  e.max_rel_err = max_ref == 0 ? 0 : max_abs_err / max_ref;
+  e.mean_rel_err = abs_ref == 0 ? 0 : abs_err / abs_ref;
+  e.cosine = (cc == 0 || sig == 0) ? 0 : dot / std::sqrt(cc * sig);
+  e.nonfinite = nonfinite;
+  return e;
+}
+
+Correction Correction::parse(const std::string& s) {
+  Correction c;
+  if (s.rfind("arc:", 0) == 0) {
+    const std::string v = s.substr(4);
+    if (v == "auto") {
+      c.arc = -1;
+    } else {
+      char* end = nullptr;
+      const long S = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || S < 0) throw Error("correction", s, "expected arc:<channels> or arc:auto");
+      c.arc = S;
+    }
+    c.name = "arc-" + v;
+    return c;
+  }
+  c.residual.kind = dp::ResidualSpec::parse_kind(s);
+  c.name = c.residual.kind == dp::ResidualKind::none ? "none" : std::string("resq-") + dp::residual_name(c.residual.kind);
+  return c;
+}
+
+double underflow_fraction(fmt::Format f, const std::vector<float>& x, size_t rows, size_t cols,
+                          const fmt::QuantOptions& q) {
+  std::vector<float> y(x.size());
+  fmt::quantize_dequantize(f, x.data(), y.data(), rows, cols, q);
+  uint64_t nz = 0, under = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i] == 0.0f) continue;
+    ++nz;
+    under += y[i] == 0.0f;
+  }
+  return nz ? static_cast<double>(under) / static_cast<double>(nz) : 0.0;
+}
+
+std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions& o) {
+  if (t.shape_only())
+    throw Error(t.manifest, "kind", "shape-only trace: accuracy needs tensors (use a captured trace)");
+  std::vector<OpAccuracy> out;
+  size_t idx = 0;
+  for (const io::TraceOp& op : t.ops) {
+    ++idx;
+    // Operands once per op (all batch elements), shared by every format and correction.
+    std::vector<io::Operand> A, B, R;
+    for (uint64_t bi = 0; bi < op.batch; ++bi) {
+      A.push_back(io::load_operand(t, op, "a", bi));
+      B.push_back(io::load_operand(t, op, "b", bi));
+      if (op.c_ref) R.push_back(io::load_operand(t, op, "c_ref", bi));
+    }
+    for (fmt::Format f : o.formats) {
+      dp::GemmSpec s = o.base;
+      s.format = f;
+      dp::validate(s);
+      for (const Correction& c : o.corrections) {
+        const auto t0 = std::chrono::steady_clock::now();
+        OpAccuracy r;
+        r.op_name = op.name;
+        r.op = op.op;
+        r.layer = op.layer;
+        r.format = fmt::format_info(f).name;
+        r.correction = c.name;
+        r.M = op.M;
+        r.N = op.N;
+        r.K = op.K;
+        r.batch = op.batch;
+        double ua = 0, ub = 0;
+        for (uint64_t bi = 0; bi < op.batch; ++bi) {
+          const auto& a = A[bi];
+          const auto& b = B[bi];
+          fmt::check_representable(f, a.data.data(), a.rows, a.cols, t.manifest + ": " + op.name + ".a");
+          fmt::check_representable(f, b.data.data(), b.rows, b.cols, t.manifest + ": " + op.name + ".b");
+          std::vector<float> C;
+          if (c.arc != -2) {
+            const dp::ArcPlan p = dp::arc_plan(a.data.data(), a.rows, a.cols, c.arc, f);
+            r.arc_channels = p.S;
+            C = dp::gemm_arc(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, p);
+          } else {
+            C = dp::gemm_with_residual(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, c.residual);
+          }
+          if (!R.empty()) {
+            r.sums.add(C.data(), R[bi].data.data(), C.size());
+          } else {
+            const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s.threads);
+            std::vector<float> rf(ref.begin(), ref.end());
+            r.sums.add(C.data(), rf.data(), C.size());
+          }
+          ua += underflow_fraction(f, a.data, a.rows, a.cols, s.quant);
+          ub += underflow_fraction(f, b.data, b.rows, b.cols, s.quant);
+        }
+        r.underflow_a = ua / static_cast<double>(op.batch);
+        r.underflow_b = ub / static_cast<double>(op.batch);
+        r.err = r.sums.metrics();
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (o.progress) {
+          char buf[256];
+          std::snprintf(buf, sizeof buf, "[%zu/%zu] %-18s %-10s %-12s SQNR %6.2f dB  underflow %5.2f%%  (%.2f s)", idx,
+                        t.ops.size(), op.name.c_str(), r.format.c_str(), r.correction.c_str(), r.err.sqnr_db,
+                        100 * r.underflow_a, r.seconds);
+          o.progress(buf);
+        }
+        out.push_back(std::move(r));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace hifsim::eval

@@ -1,0 +1,59 @@
+// Accuracy of every op of an LLM layer trace through the bit-exact GEMM engine, per format
+// and correction (none, Rollout-ResQ residual, ARCQuant), against the FP32 reference output
+// recorded in the trace (c_ref; the FP64 GEMM of the unquantized operands when absent).
+// Used by `hifsim trace` and `hifsim compare`.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "datapath/gemm.hpp"
+#include "datapath/gemm_stats.hpp"
+#include "datapath/residual.hpp"
+#include "io/trace.hpp"
+
+namespace hifsim::eval {
+
+// Sums from which the error metrics of any set of outputs are computed (so ops aggregate into
+// layers and whole traces exactly as if their outputs were concatenated).
+struct ErrorSums {
+  double sig = 0, noise = 0, dot = 0, cc = 0, abs_err = 0, abs_ref = 0, max_ref = 0, max_abs_err = 0;
+  uint64_t n = 0, nonfinite = 0;
+  void add(const float* c, const float* ref, size_t count);
+  void add(const ErrorSums& o);
+  dp::GemmError metrics() const;
+};
+
+struct Correction {
+  std::string name;  // "none", "resq-2:4", "resq-dense", "resq-top50", "arc-<S|auto>"
+  dp::ResidualSpec residual;
+  long arc = -2;     // -2: no ARC; -1: auto; otherwise S
+  static Correction parse(const std::string& s);  // none | dense | 2:4 | top50 | arc:<S|auto>
+};
+
+struct AccuracyOptions {
+  std::vector<fmt::Format> formats;
+  std::vector<Correction> corrections{Correction::parse("none")};
+  dp::GemmSpec base;  // accumulator, alignment, quantizer options (format is set per run)
+  std::function<void(const std::string&)> progress;  // optional progress lines
+};
+
+struct OpAccuracy {
+  std::string op_name, op, format, correction;
+  int64_t layer = 0;
+  uint64_t M = 0, N = 0, K = 0, batch = 1;
+  ErrorSums sums;
+  dp::GemmError err;
+  double underflow_a = 0, underflow_b = 0;  // fraction of nonzero operand values that quantize to 0
+  uint64_t arc_channels = 0;
+  double seconds = 0;
+};
+
+// Runs every op of a captured trace for every format x correction.
+std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions& o);
+
+// Fraction of the nonzero values of x (rows x cols) that are zero after quantize-dequantize.
+double underflow_fraction(fmt::Format f, const std::vector<float>& x, size_t rows, size_t cols,
+                          const fmt::QuantOptions& q);
+
+}  // namespace hifsim::eval

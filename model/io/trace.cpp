@@ -1,0 +1,286 @@
+#include "io/trace.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "io/npy.hpp"
+#include "util/error.hpp"
+
+namespace hifsim::io {
+namespace {
+
+constexpr int64_t kMaxDim = 2147483647;
+
+struct Ctx {
+  std::string manifest;
+  [[noreturn]] void fail(const std::string& field, const std::string& reason) const {
+    throw Error(manifest, field, reason);
+  }
+
+  static std::string tname(const YAML::Node& n) {
+    if (n.IsMap()) return "mapping";
+    if (n.IsSequence()) return "list";
+    if (n.IsNull()) return "null";
+    if (n.IsScalar()) {
+      if (n.Tag() == "!") return "string '" + n.Scalar() + "'";
+      const std::string& s = n.Scalar();
+      if (s == "true" || s == "false" || s == "True" || s == "False") return "boolean " + s;
+      return "'" + s + "'";
+    }
+    return "value";
+  }
+
+  void mapping(const YAML::Node& n, const std::string& field, const std::vector<std::pair<std::string, bool>>& keys) const {
+    if (!n.IsMap()) fail(field.empty() ? "(top level)" : field, "must be a mapping, got " + tname(n));
+    std::string allowed;
+    for (const auto& k : keys) allowed += (allowed.empty() ? "" : ", ") + k.first;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const YAML::Node key = it->first;  // a copy: the iterator's pair is a temporary
+      if (!key.IsScalar()) fail(field, "keys must be strings");
+      const std::string k = key.Scalar();
+      const bool known = std::any_of(keys.begin(), keys.end(), [&](const auto& p) { return p.first == k; });
+      if (!known) fail(field.empty() ? k : field + "." + k, "unknown field (allowed: " + allowed + ")");
+    }
+    for (const auto& [k, required] : keys)
+      if (required && !n[k]) fail(field.empty() ? k : field + "." + k, "required field is missing");
+  }
+
+  std::string string(const YAML::Node& n, const std::string& field, const std::vector<std::string>& allowed = {},
+                     bool nonempty = true) const {
+    if (!n.IsScalar()) fail(field, "must be a string, got " + tname(n));
+    const std::string s = n.Scalar();
+    if (nonempty && s.find_first_not_of(" \t\r\n") == std::string::npos) fail(field, "must not be empty");
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+      std::string a;
+      for (const auto& x : allowed) a += (a.empty() ? "" : ", ") + x;
+      fail(field, "'" + s + "' is not one of " + a);
+    }
+    return s;
+  }
+
+  int64_t integer(const YAML::Node& n, const std::string& field, int64_t lo = 1, int64_t hi = kMaxDim) const {
+    bool ok = n.IsScalar() && n.Tag() != "!";
+    const std::string s = ok ? n.Scalar() : "";
+    if (ok) {
+      size_t i = (s.size() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+      ok = i < s.size() && s.size() - i <= 19 &&
+           std::all_of(s.begin() + static_cast<long>(i), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    }
+    if (!ok) fail(field, "must be an integer, got " + tname(n));
+    const long long v = std::stoll(s);
+    if (v < lo || v > hi) fail(field, std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
+  }
+};
+
+bool is_sha256(const std::string& s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+bool is_op_name(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '-';
+  });
+}
+
+bool file_exists(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+bool dir_exists(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const std::vector<std::string> kOps = {"q_proj",    "k_proj",  "v_proj",    "o_proj", "gate_proj",
+                                       "up_proj",   "down_proj", "attn_qk", "attn_pv"};
+
+TensorRef tensor_ref(const Ctx& c, const YAML::Node& n, const std::string& f) {
+  c.mapping(n, f, {{"file", true}, {"dtype", true}, {"sha256", false}, {"key", false}});
+  TensorRef r;
+  r.file = c.string(n["file"], f + ".file");
+  r.dtype = c.string(n["dtype"], f + ".dtype", {"float32"});
+  if (n["sha256"]) {
+    r.sha256 = c.string(n["sha256"], f + ".sha256");
+    if (!is_sha256(r.sha256)) c.fail(f + ".sha256", "must be 64 lowercase hex digits");
+  }
+  if (n["key"]) r.key = c.string(n["key"], f + ".key");
+  const bool abs = !r.file.empty() && r.file[0] == '/';
+  bool dotdot = false;
+  std::stringstream ss(r.file);
+  std::string part;
+  while (std::getline(ss, part, '/'))
+    if (part == "..") dotdot = true;
+  if (abs || dotdot || r.file.find('\\') != std::string::npos)
+    c.fail(f + ".file", "'" + r.file + "' must be a relative path inside the trace directory");
+  auto ends = [&](const std::string& suf) {
+    return r.file.size() >= suf.size() && r.file.compare(r.file.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  const bool npy = ends(".npy");
+  if (!npy && !ends(".safetensors")) c.fail(f + ".file", "'" + r.file + "' must end in .npy or .safetensors");
+  if (npy && !r.key.empty()) c.fail(f + ".key", "only .safetensors files take a key");
+  return r;
+}
+
+}  // namespace
+
+double TraceOp::macs_per_step() const {
+  return static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) * static_cast<double>(batch) *
+         static_cast<double>(repeat);
+}
+
+Trace read_trace(const std::string& path) {
+  Trace t;
+  std::string manifest = path;
+  if (dir_exists(path)) manifest = (path.empty() || path.back() == '/' ? path : path + "/") + "trace.yaml";
+  t.manifest = manifest;
+  const size_t slash = manifest.find_last_of('/');
+  t.dir = slash == std::string::npos ? "." : manifest.substr(0, slash);
+  Ctx c{manifest};
+  if (!file_exists(manifest)) c.fail("(file)", "trace.yaml is missing");
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(manifest);
+  } catch (const YAML::Exception& e) {
+    c.fail("(yaml)", "parse error at line " + std::to_string(e.mark.line + 1) + ", column " +
+                         std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  if (!doc || doc.IsNull()) c.fail("(file)", "manifest is empty");
+  c.mapping(doc, "", {{"schema", true}, {"kind", true}, {"description", false}, {"model", true}, {"capture", false},
+                      {"shape", false}, {"checks", false}, {"provenance", false}, {"ops", true}});
+  const std::string schema = doc["schema"].IsScalar() ? doc["schema"].Scalar() : "";
+  if (schema != kTraceSchema) c.fail("schema", "'" + schema + "' is not '" + kTraceSchema + "'");
+  t.kind = c.string(doc["kind"], "kind", {"captured", "shape-only"});
+  if (doc["description"]) t.description = c.string(doc["description"], "description");
+  for (const char* k : {"checks", "provenance"})
+    if (doc[k] && !doc[k].IsMap()) c.fail(k, "must be a mapping, got " + Ctx::tname(doc[k]));
+
+  const YAML::Node model = doc["model"];
+  c.mapping(model, "model", {{"name", true}, {"source", true}, {"revision", true}, {"architecture", true}});
+  t.model_name = c.string(model["name"], "model.name");
+  t.model_source = c.string(model["source"], "model.source");
+  t.model_revision = c.string(model["revision"], "model.revision");
+  t.architecture = c.string(model["architecture"], "model.architecture", {"llama", "qwen2", "deepseek_v3"});
+  if (t.kind == "captured" && !is_sha256(t.model_revision))
+    c.fail("model.revision", "must be the sha256 (64 lowercase hex digits) of the weight file");
+
+  std::set<int64_t> layers;
+  if (t.kind == "captured") {
+    if (doc["shape"]) c.fail("shape", "only shape-only traces have a shape block");
+    if (!doc["capture"]) c.fail("capture", "required field is missing (kind is captured)");
+    const YAML::Node cap = doc["capture"];
+    c.mapping(cap, "capture", {{"script", true}, {"token_source", true}, {"text", false}, {"tokens", true},
+                               {"token_ids", true}, {"seed", true}, {"layers", true}});
+    c.string(cap["script"], "capture.script");
+    const std::string src = c.string(cap["token_source"], "capture.token_source", {"text", "model-sample"});
+    if (src == "text") {
+      if (!cap["text"]) c.fail("capture.text", "required when token_source is text");
+      c.string(cap["text"], "capture.text");
+    } else if (cap["text"] && !cap["text"].IsNull()) {
+      c.fail("capture.text", "must be absent or null when token_source is model-sample");
+    }
+    t.tokens = static_cast<uint64_t>(c.integer(cap["tokens"], "capture.tokens"));
+    c.integer(cap["seed"], "capture.seed", 0, INT64_MAX);
+    const YAML::Node ids = cap["token_ids"];
+    if (!ids.IsSequence()) c.fail("capture.token_ids", "must be a list, got " + Ctx::tname(ids));
+    if (ids.size() != t.tokens)
+      c.fail("capture.token_ids", "has " + std::to_string(ids.size()) + " ids, capture.tokens is " + std::to_string(t.tokens));
+    for (size_t i = 0; i < ids.size(); ++i) c.integer(ids[i], "capture.token_ids[" + std::to_string(i) + "]", 0);
+    const YAML::Node lay = cap["layers"];
+    if (!lay.IsSequence() || lay.size() == 0) c.fail("capture.layers", "must be a non-empty list of layer indices");
+    for (size_t i = 0; i < lay.size(); ++i) {
+      const int64_t l = c.integer(lay[i], "capture.layers[" + std::to_string(i) + "]", 0);
+      if (!layers.insert(l).second) c.fail("capture.layers", "has duplicate layer indices");
+      t.layers.push_back(l);
+    }
+  } else {
+    if (doc["capture"]) c.fail("capture", "only captured traces have a capture block");
+    if (!doc["shape"]) c.fail("shape", "required field is missing (kind is shape-only)");
+    const YAML::Node shp = doc["shape"];
+    c.mapping(shp, "shape", {{"phase", true}, {"sequences", true}, {"tokens", true}, {"context", true}, {"config", true}});
+    t.phase = c.string(shp["phase"], "shape.phase", {"prefill", "decode"});
+    t.sequences = static_cast<uint64_t>(c.integer(shp["sequences"], "shape.sequences"));
+    t.tokens = static_cast<uint64_t>(c.integer(shp["tokens"], "shape.tokens"));
+    t.context = static_cast<uint64_t>(c.integer(shp["context"], "shape.context"));
+    c.string(shp["config"], "shape.config");
+  }
+
+  const YAML::Node ops = doc["ops"];
+  if (!ops.IsSequence() || ops.size() == 0) c.fail("ops", "must be a non-empty list");
+  std::set<std::string> names;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    std::string f = "ops[" + std::to_string(i) + "]";
+    const YAML::Node o = ops[i];
+    c.mapping(o, f, {{"name", true}, {"layer", true}, {"op", true}, {"M", true}, {"N", true}, {"K", true},
+                     {"batch", true}, {"repeat", false}, {"a", false}, {"b", false}, {"c_ref", false}, {"note", false}});
+    TraceOp op;
+    op.name = c.string(o["name"], f + ".name");
+    if (!is_op_name(op.name)) c.fail(f + ".name", "'" + op.name + "' may only use letters, digits and _ . : -");
+    if (!names.insert(op.name).second) c.fail(f + ".name", "duplicate op name '" + op.name + "'");
+    f = "ops[" + std::to_string(i) + "] (" + op.name + ")";
+    op.layer = c.integer(o["layer"], f + ".layer", 0);
+    op.op = c.string(o["op"], f + ".op", kOps);
+    op.M = static_cast<uint64_t>(c.integer(o["M"], f + ".M"));
+    op.N = static_cast<uint64_t>(c.integer(o["N"], f + ".N"));
+    op.K = static_cast<uint64_t>(c.integer(o["K"], f + ".K"));
+    op.batch = static_cast<uint64_t>(c.integer(o["batch"], f + ".batch"));
+    if (o["repeat"]) op.repeat = static_cast<uint64_t>(c.integer(o["repeat"], f + ".repeat"));
+    if (o["note"]) op.note = c.string(o["note"], f + ".note");
+    const bool has_a = static_cast<bool>(o["a"]), has_b = static_cast<bool>(o["b"]), has_c = static_cast<bool>(o["c_ref"]);
+    if (t.shape_only()) {
+      if (has_a || has_b || has_c)
+        c.fail(f + "." + (has_a ? "a" : has_b ? "b" : "c_ref"), "shape-only traces carry no tensors");
+    } else {
+      if (!has_a) c.fail(f + ".a", "required field is missing (kind is captured)");
+      if (!has_b) c.fail(f + ".b", "required field is missing (kind is captured)");
+      if (!layers.count(op.layer))
+        c.fail(f + ".layer", "layer " + std::to_string(op.layer) + " is not listed in capture.layers");
+      if (op.M != t.tokens)
+        c.fail(f + ".M", std::to_string(op.M) + " != capture.tokens " + std::to_string(t.tokens) + " (M is the token count)");
+      if (!op.attention() && op.batch != 1)
+        c.fail(f + ".batch", std::to_string(op.batch) + ": linear ops with tensors must have batch 1");
+      op.a = tensor_ref(c, o["a"], f + ".a");
+      op.b = tensor_ref(c, o["b"], f + ".b");
+      if (has_c) op.c_ref = tensor_ref(c, o["c_ref"], f + ".c_ref");
+    }
+    t.ops.push_back(std::move(op));
+  }
+  return t;
+}
+
+Operand load_operand(const Trace& t, const TraceOp& op, const std::string& which, uint64_t bi) {
+  const std::optional<TensorRef>* ref = which == "a" ? &op.a : which == "b" ? &op.b : &op.c_ref;
+  size_t idx = 0;
+  for (; idx < t.ops.size(); ++idx)
+    if (&t.ops[idx] == &op) break;
+  const std::string f = "ops[" + std::to_string(idx) + "] (" + op.name + ")." + which;
+  if (!ref->has_value()) throw Error(t.manifest, f, "the op has no tensor (shape-only trace?)");
+  const TensorRef& r = **ref;
+  if (r.file.size() < 4 || r.file.compare(r.file.size() - 4, 4, ".npy") != 0)
+    throw Error(t.manifest, f + ".file", "'" + r.file + "': only .npy tensors are read by the C++ side (safetensors: TODO)");
+  const std::string path = t.dir + "/" + r.file;
+  if (!file_exists(path)) throw Error(t.manifest, f + ".file " + r.file, "file does not exist (run scripts/capture/ensure_traces.sh)");
+  NpyArray a;
+  try {
+    a = read_npy_f32(path);
+  } catch (const Error& e) {
+    throw Error(t.manifest, f + ".file " + r.file, e.what());
+  }
+  const size_t rows = which == "b" ? op.N : op.M, cols = which == "b" ? op.K : which == "a" ? op.K : op.N;
+  std::vector<size_t> want = {rows, cols};
+  if (op.attention()) want.insert(want.begin(), op.batch);
+  if (a.shape != want)
+    throw Error(t.manifest, f + ".file " + r.file, "shape " + shape_str(a.shape) + ", expected " + shape_str(want));
+  if (bi >= (op.attention() ? op.batch : 1)) throw Error(t.manifest, f, "batch index out of range");
+  Operand out;
+  out.rows = rows;
+  out.cols = cols;
+  out.data.assign(a.f32.begin() + static_cast<long>(bi * rows * cols), a.f32.begin() + static_cast<long>((bi + 1) * rows * cols));
+  return out;
+}
+
+}  // namespace hifsim::io

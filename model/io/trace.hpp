@@ -1,0 +1,66 @@
+// Reader of trace manifests `trace.yaml` (schema hifsim-trace/1, docs/traces.md), with yaml-cpp.
+// Plain C++ (no SystemC): used by `hifsim run --trace` and `hifsim trace`.
+//
+// Every field is validated as scripts/capture/validate_trace.py does (presence, type, allowed
+// values, unknown keys, captured vs shape-only rules); the first problem throws
+// hifsim::Error(manifest, field, reason), e.g.
+//   traces/x/trace.yaml: ops[3] (layer0.o_proj).M: must be an integer, got string '7'
+// Tensor files are not opened by read_trace(); load_operand() reads one (float32 .npy only) and
+// checks its shape. Hashes are checked by the Python validator, not here.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hifsim::io {
+
+inline constexpr const char* kTraceSchema = "hifsim-trace/1";
+
+struct TensorRef {
+  std::string file;     // relative to the trace directory
+  std::string dtype;    // "float32"
+  std::string sha256;   // may be empty
+  std::string key;      // .safetensors only
+};
+
+struct TraceOp {
+  std::string name;
+  int64_t layer = 0;
+  std::string op;       // q_proj ... down_proj, attn_qk, attn_pv
+  uint64_t M = 0, N = 0, K = 0, batch = 1, repeat = 1;
+  std::string note;
+  std::optional<TensorRef> a, b, c_ref;
+  bool attention() const { return op == "attn_qk" || op == "attn_pv"; }
+  // M * N * K * batch * repeat
+  double macs_per_step() const;
+};
+
+struct Trace {
+  std::string manifest;     // path of trace.yaml
+  std::string dir;          // its directory
+  std::string kind;         // "captured" | "shape-only"
+  std::string description;
+  std::string model_name, model_source, model_revision, architecture;
+  // capture (captured) or shape (shape-only)
+  uint64_t tokens = 0;
+  std::vector<int64_t> layers;
+  std::string phase;        // shape-only: prefill | decode
+  uint64_t sequences = 0, context = 0;
+  std::vector<TraceOp> ops;
+  bool shape_only() const { return kind == "shape-only"; }
+};
+
+// `path` is a trace directory or its trace.yaml.
+Trace read_trace(const std::string& path);
+
+// One operand of a captured op (`which` = "a", "b" or "c_ref"), batch element `bi`: a row-major
+// float32 matrix (rows x cols). Throws hifsim::Error(manifest, field, reason) on a missing file,
+// a wrong dtype or shape.
+struct Operand {
+  std::vector<float> data;
+  size_t rows = 0, cols = 0;
+};
+Operand load_operand(const Trace& t, const TraceOp& op, const std::string& which, uint64_t bi);
+
+}  // namespace hifsim::io

@@ -1,0 +1,367 @@
+#include "perf/engine.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <unordered_map>
+
+#include "perf/schedule.hpp"
+#include "util/error.hpp"
+
+namespace hifsim::perf {
+
+// ---------------------------------------------------------------------------------------------
+// ByteStore / PlainMemory
+
+void ByteStore::write(uint64_t addr, const uint8_t* src, uint64_t n) {
+  while (n) {
+    const uint64_t page = addr / kPage, off = addr % kPage, len = std::min(n, kPage - off);
+    auto& p = pages_[page];
+    if (p.empty()) p.assign(kPage, 0);
+    std::memcpy(p.data() + off, src, len);
+    addr += len;
+    src += len;
+    n -= len;
+  }
+}
+
+void ByteStore::read(uint64_t addr, uint8_t* dst, uint64_t n) const {
+  while (n) {
+    const uint64_t page = addr / kPage, off = addr % kPage, len = std::min(n, kPage - off);
+    auto it = pages_.find(page);
+    if (it == pages_.end()) std::memset(dst, 0, len);
+    else std::memcpy(dst, it->second.data() + off, len);
+    addr += len;
+    dst += len;
+    n -= len;
+  }
+}
+
+PlainMemory::PlainMemory(uint64_t bytes_per_cycle, uint64_t latency, uint64_t size, bool store_data)
+    : size_(size), store_data_(store_data) {
+  timer_.bytes_per_cycle = bytes_per_cycle;
+  timer_.latency = latency;
+}
+
+void PlainMemory::issue(uint64_t cycle, const Txn& t, uint64_t tag) {
+  if (t.addr + t.bytes > size_ || t.addr + t.bytes < t.addr)
+    throw Error("memory", "address", "transaction [" + std::to_string(t.addr) + ", +" + std::to_string(t.bytes) +
+                                         ") is outside memory.size_bytes " + std::to_string(size_));
+  if (store_data_ && t.data) {
+    if (t.write) store_.write(t.addr, t.data, t.bytes);
+    else store_.read(t.addr, t.data, t.bytes);
+  }
+  if (t.write) {
+    ++writes;
+    write_bytes += t.bytes;
+  } else {
+    ++reads;
+    read_bytes += t.bytes;
+  }
+  done_[tag] = timer_.access(cycle, t.bytes);
+}
+
+uint64_t PlainMemory::completion(uint64_t tag) {
+  auto it = done_.find(tag);
+  if (it == done_.end()) throw std::logic_error("PlainMemory: unknown transaction tag");
+  const uint64_t d = it->second;
+  done_.erase(it);
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+// A transfer job of the DMA: the rows of one tile (load) or one output tile (store).
+struct Job {
+  uint64_t last_tag = kNever;   // last transaction (completions are in issue order)
+  uint64_t mem_done = kNever;   // completion of the last transaction, once resolved
+  uint64_t quant_end = 0;       // quantizer finishes (A loads with the quantizer)
+  bool quant = false;
+  bool issued = false;
+};
+
+// The in-order DMA: transactions leave in enqueue order, at most `outstanding` in flight.
+class Dma {
+ public:
+  Dma(const cfg::UnitConfig& u, MemoryPort& port, Actions& act, uint64_t start)
+      : u_(u), port_(port), act_(act), ring_(u.outstanding, 0), issue_free_(start) {}
+
+  void begin(Job& j, uint64_t earliest) {
+    cur_ = &j;
+    earliest_ = earliest;
+    first_issue_ = kNever;
+  }
+  // One row of a transfer, split into bursts.
+  void row(uint64_t addr, uint64_t bytes, bool write, uint8_t* data) {
+    act_["dma.descriptors"] += 1;
+    act_[write ? "dma.write_bytes" : "dma.read_bytes"] += bytes;
+    while (bytes) {
+      const uint64_t b = std::min(bytes, u_.burst_bytes);
+      uint64_t q = std::max(issue_free_, earliest_);
+      if (next_tag_ >= u_.outstanding) q = std::max(q, done_of(next_tag_ - u_.outstanding));
+      Txn t;
+      t.addr = addr;
+      t.bytes = b;
+      t.write = write;
+      t.data = data;
+      port_.issue(q, t, next_tag_);
+      act_[write ? "memory.writes" : "memory.reads"] += 1;
+      act_[write ? "memory.write_bytes" : "memory.read_bytes"] += b;
+      if (first_issue_ == kNever) first_issue_ = q;
+      cur_->last_tag = next_tag_++;
+      issue_free_ = q;
+      addr += b;
+      bytes -= b;
+      if (data) data += b;
+    }
+  }
+  // Closes the job; `quant_blocks` > 0: the quantizer processes that many blocks as the data
+  // streams in.
+  void end(uint64_t quant_blocks) {
+    if (quant_blocks) {
+      const uint64_t qs = std::max(first_issue_, quant_free_);
+      quant_free_ = qs + ceil_div(quant_blocks, u_.quant_blocks_per_cycle);
+      cur_->quant = true;
+      cur_->quant_end = quant_free_;
+    }
+    cur_->issued = true;
+    if (cur_->last_tag != kNever) want_[cur_->last_tag] = cur_;
+    cur_ = nullptr;
+  }
+  // Cycle at which a job's data is in its buffer (loads) or in memory (stores).
+  uint64_t ready(Job& j) {
+    if (!j.issued) throw std::logic_error("Dma: job not issued");
+    if (j.mem_done == kNever) {
+      if (j.last_tag == kNever) return 0;
+      resolve_to(j.last_tag);
+    }
+    uint64_t r = j.mem_done;
+    if (j.quant) r = std::max(r, j.quant_end) + u_.quant_latency;
+    return r;
+  }
+  void finish() {
+    if (next_tag_) resolve_to(next_tag_ - 1);
+  }
+
+ private:
+  uint64_t done_of(uint64_t tag) {
+    resolve_to(tag);
+    return ring_[tag % ring_.size()];
+  }
+  void resolve_to(uint64_t tag) {
+    while (resolved_ <= tag) {
+      const uint64_t d = port_.completion(resolved_);
+      ring_[resolved_ % ring_.size()] = d;
+      auto it = want_.find(resolved_);
+      if (it != want_.end()) {
+        it->second->mem_done = d;
+        want_.erase(it);
+      }
+      ++resolved_;
+    }
+  }
+
+  const cfg::UnitConfig& u_;
+  MemoryPort& port_;
+  Actions& act_;
+  std::vector<uint64_t> ring_;
+  std::unordered_map<uint64_t, Job*> want_;
+  uint64_t issue_free_;
+  uint64_t next_tag_ = 0, resolved_ = 0;
+  uint64_t quant_free_ = 0;
+  Job* cur_ = nullptr;
+  uint64_t earliest_ = 0, first_issue_ = kNever;
+};
+
+uint64_t scale_ops_per_dot(fmt::Format f, uint64_t W) {
+  switch (f) {
+    case fmt::Format::hif4: return W / 64;
+    case fmt::Format::nvfp4: return W / 16;
+    case fmt::Format::mxfp4: case fmt::Format::mxfp8_e4m3: case fmt::Format::mxfp8_e5m2: return W / 32;
+    case fmt::Format::fp8_e4m3: case fmt::Format::fp8_e5m2: return 1;  // the MXFP8 unit with unit scales
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, uint64_t* end) {
+  const cfg::UnitConfig& u = u_;
+  const Schedule sc = build_schedule(u, c.M, c.N, c.K);
+  const Tiling& t = sc.t;
+  const uint64_t W = t.W, R = u.rows, C = u.cols;
+  const uint64_t steps = t.steps();
+  RunReport rep;
+  rep.M = c.M;
+  rep.N = c.N;
+  rep.K = c.K;
+  rep.macs = c.M * c.N * c.K;
+  rep.peak_macs_per_cycle = u.peak_macs_per_cycle();
+  rep.values = c.values;
+  rep.tiling = {t.mt, t.nt, t.kt, t.tm, t.tn, t.tk, steps, t.order()};
+  Actions& act = rep.actions;
+
+  const uint32_t a_slots = u.a.slots(), b_slots = u.b.slots(), acc_slots = u.acc_buf.slots();
+  // Slot storage (value mode only).
+  const uint64_t a_row_mem = u.quantizer ? t.kt * u.quant_input_bytes() : u.row_bytes(t.kt);
+  const uint64_t a_slot_bytes = t.mt * a_row_mem * (u.residual && !u.quantizer ? 2 : 1);
+  const uint64_t b_slot_bytes = t.nt * u.row_bytes(t.kt);
+  std::vector<std::vector<uint8_t>> a_store, b_store;
+  std::vector<std::vector<float>> acc_store;
+  if (c.values) {
+    a_store.assign(a_slots, std::vector<uint8_t>(a_slot_bytes));
+    b_store.assign(b_slots, std::vector<uint8_t>(b_slot_bytes));
+    acc_store.assign(acc_slots, std::vector<float>(t.mt * t.nt));
+  }
+  std::unique_ptr<ValueEngine> values;
+  if (c.values) values = std::make_unique<ValueEngine>(u, t, c, threads_);
+
+  Dma dma(u, port, act, start);
+  std::vector<Job> jobs(sc.jobs.size());
+  const uint64_t rowb_kp = u.row_bytes(t.Kp);
+  auto issue_load = [&](size_t ji, uint64_t earliest) {
+    const DmaJob& dj = sc.jobs[ji];
+    const Step s = step_at(t, dj.step);
+    if (dj.kind == DmaJob::load_a) {
+      uint8_t* base = c.values ? a_store[dj.slot].data() : nullptr;
+      dma.begin(jobs[ji], earliest);
+      const uint64_t blocks = s.ml * (s.kl / W);
+      if (u.quantizer) {
+        const uint64_t ib = u.quant_input_bytes();
+        for (uint64_t i = 0; i < s.ml; ++i)
+          dma.row(c.a_addr + ((s.m0 + i) * t.Kp + s.k0) * ib, s.kl * ib, false, base ? base + i * s.kl * ib : nullptr);
+        act["quantizer.blocks"] += blocks;
+        if (u.residual) act["quantizer.residual_blocks"] += blocks;
+        dma.end(blocks * (u.residual ? 2 : 1));
+      } else {
+        const uint64_t rb = u.row_bytes(s.kl), off = u.row_bytes(s.k0);
+        for (uint64_t i = 0; i < s.ml; ++i)
+          dma.row(c.a_addr + (s.m0 + i) * rowb_kp + off, rb, false, base ? base + i * rb : nullptr);
+        if (u.residual)
+          for (uint64_t i = 0; i < s.ml; ++i)
+            dma.row(c.r_addr + (s.m0 + i) * rowb_kp + off, rb, false, base ? base + (s.ml + i) * rb : nullptr);
+        dma.end(0);
+      }
+      const uint64_t nreg = u.residual ? 2 : 1;
+      act["buffer_a.writes"] += blocks * nreg;
+      act["buffer_a.write_bytes"] += s.ml * u.row_bytes(s.kl) * nreg;
+    } else {
+      uint8_t* base = c.values ? b_store[dj.slot].data() : nullptr;
+      const uint64_t rb = u.row_bytes(s.kl), off = u.row_bytes(s.k0);
+      dma.begin(jobs[ji], earliest);
+      for (uint64_t i = 0; i < s.nl; ++i)
+        dma.row(c.b_addr + (s.n0 + i) * rowb_kp + off, rb, false, base ? base + i * rb : nullptr);
+      dma.end(0);
+      act["buffer_b.writes"] += s.nl * (s.kl / W);
+      act["buffer_b.write_bytes"] += s.nl * rb;
+    }
+  };
+
+  size_t qi = 0;
+  while (qi < sc.jobs.size() && sc.jobs[qi].trigger < 0) issue_load(qi++, start);
+
+  const uint64_t tail = output_tail(u);
+  const bool fused = u.residual && u.residual_spec.mode == dp::ResidualMode::fused;
+  const bool unfused = u.residual && !fused;
+  const uint64_t sops = scale_ops_per_dot(u.format, W);
+  const bool sparse = u.residual && u.residual_spec.kind == dp::ResidualKind::sparse24;
+  uint64_t e_prev = start;
+  for (uint64_t i = 0; i < steps; ++i) {
+    const Step s = step_at(t, i);
+    const uint32_t ja = sc.a_job[i], jb = sc.b_job[i];
+    uint64_t st = std::max({e_prev, dma.ready(jobs[ja]), dma.ready(jobs[jb])});
+    if (s.first && s.out >= acc_slots) st = std::max(st, dma.ready(jobs[sc.store_job[s.out - acc_slots]]));
+    const bool restart = i == 0 || st > e_prev;
+    uint64_t bank = 0;
+    const uint64_t T = step_issue_cycles(u, t, s, restart, &bank);
+    if (i == 0) rep.cycles.fill = st - start;
+    else rep.cycles.memory_stall += st - e_prev;
+    rep.cycles.compute += T;
+    rep.cycles.bank_stall += bank;
+    if (s.res) rep.cycles.residual += T;
+    const uint64_t et = st + T;
+
+    // ---- actions of the step ----
+    const uint64_t kb = s.kl / W, ops = s.ml * s.nl * kb;
+    const uint64_t kb_eff = s.res && u.residual_blocks_per_cycle == 2 ? ceil_div(kb, 2) : kb;
+    const uint64_t a_reads = ceil_div(s.nl, C) * s.ml * kb;
+    const uint64_t blk_bytes = u.row_bytes(W);
+    const bool dedicated = t.residual_dedicated;
+    if (!s.res) {
+      act["pe.dot_ops"] += ops;
+      act["pe.macs"] += ops * W;
+      act["pe.scale_ops"] += ops * sops;
+    }
+    if (s.res || dedicated) {
+      act["residual.dot_ops"] += ops;
+      act["residual.products"] += ops * (sparse ? W / 2 : W);
+    }
+    act["acc.adds"] += ops * (dedicated ? 2 : 1);
+    act["pe.idle_slots"] += T * R * C - s.ml * s.nl * kb_eff;
+    act["buffer_a.reads"] += a_reads * (dedicated ? 2 : 1);
+    act["buffer_a.read_bytes"] += a_reads * blk_bytes * (dedicated ? 2 : 1);
+    // Does this step continue a partial sum from the accumulator buffer?
+    const bool continues = !(s.ko == 0 && (!s.res || unfused));
+    if (u.dataflow == cfg::Dataflow::os) {
+      const uint64_t b_reads = ceil_div(s.ml, R) * s.nl * kb;
+      act["buffer_b.reads"] += b_reads;
+      act["buffer_b.read_bytes"] += b_reads * blk_bytes;
+      const uint64_t loads = continues ? s.ml * s.nl : 0;
+      act["acc.loads"] += loads * (dedicated && s.ko ? 2 : 1);
+      act["buffer_acc.reads"] += loads * (dedicated && s.ko ? 2 : 1);
+      act["buffer_acc.writes"] += s.ml * s.nl * (dedicated ? 2 : 1);
+    } else {
+      act["buffer_b.reads"] += s.nl * kb;
+      act["buffer_b.read_bytes"] += s.nl * kb * blk_bytes;
+      act["array.weight_loads"] += s.nl * kb;
+      const uint64_t folds_k = ceil_div(kb, R);
+      const uint64_t rmw = s.ml * s.nl * folds_k, fresh = continues ? 0 : s.ml * s.nl;
+      act["acc.loads"] += (rmw - fresh) * (dedicated ? 2 : 1);
+      act["buffer_acc.reads"] += (rmw - fresh) * (dedicated ? 2 : 1);
+      act["buffer_acc.writes"] += rmw * (dedicated ? 2 : 1);
+    }
+
+    if (c.values) values->step(s, a_store[sc.jobs[ja].slot].data(), ja, b_store[sc.jobs[jb].slot].data(), jb);
+
+    e_prev = et;
+    // Loads whose slot this step frees, then the store of a finished output tile.
+    while (qi < sc.jobs.size() && sc.jobs[qi].kind != DmaJob::store && sc.jobs[qi].trigger <= static_cast<int64_t>(i))
+      issue_load(qi++, et);
+    if (s.last) {
+      const uint64_t n_out = s.ml * s.nl;
+      if (u.format == fmt::Format::nvfp4) act["acc.epilogue_muls"] += n_out * (unfused ? 2 : 1);
+      if (unfused) {
+        act["acc.residual_adds"] += n_out;
+        act["buffer_acc.reads"] += n_out;
+      }
+      act["buffer_acc.reads"] += n_out;  // read out by the store
+      float* out = nullptr;
+      if (c.values) {
+        out = acc_store[s.out % acc_slots].data();
+        values->finish(s, out);
+      }
+      if (qi >= sc.jobs.size() || sc.jobs[qi].kind != DmaJob::store || sc.jobs[qi].out != s.out)
+        throw std::logic_error("Engine: schedule out of order");
+      Job& j = jobs[qi++];
+      dma.begin(j, et + tail);
+      for (uint64_t r = 0; r < s.ml; ++r)
+        dma.row(c.c_addr + ((s.m0 + r) * c.N + s.n0) * 4, s.nl * 4, true,
+                out ? reinterpret_cast<uint8_t*>(out + r * s.nl) : nullptr);
+      dma.end(0);
+    }
+    if (progress && (i & 4095) == 4095) progress(i + 1, steps);
+  }
+  uint64_t finish = e_prev + tail;
+  for (uint32_t ji : sc.store_job) finish = std::max(finish, dma.ready(jobs[ji]));
+  dma.finish();
+  rep.cycles.total = finish - start;
+  rep.cycles.drain = finish - e_prev;
+  if (end) *end = finish;
+  return rep;
+}
+
+}  // namespace hifsim::perf

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Pareto-front plot of a sweep's results.csv: energy per MAC (x) against accuracy (y, SQNR in dB
+when the sweep measured it, else throughput) with area as the marker colour; the points that no
+other point beats on energy, accuracy and area at once are circled and listed.
+
+    pareto.py DIR/results.csv --out DIR/pareto      (writes pareto.png, pareto.svg, pareto.csv)
+"""
+import argparse
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def front(points, better):
+    """Indices of points not dominated by any other (better(a, b) True when a dominates b)."""
+    return [i for i, p in enumerate(points) if not any(better(q, p) for j, q in enumerate(points) if j != i)]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results")
+    ap.add_argument("--out", required=True, help="output path without extension")
+    a = ap.parse_args(argv)
+    with open(a.results, newline="") as f:
+        rows = list(csv.DictReader(f))
+    # Points the cost model does not cover have no energy: they are listed, not plotted.
+    skipped = [r["id"] for r in rows if r.get("energy_pj_per_mac", "") == ""]
+    rows = [r for r in rows if r.get("energy_pj_per_mac", "") != ""]
+    if skipped:
+        print(f"[pareto] {len(skipped)} points without energy (cost_unsupported in results.csv) are not plotted")
+    if not rows:
+        sys.exit(f"{a.results}: no rows with energy")
+    acc_key = "sqnr_db" if rows[0].get("sqnr_db") not in (None, "") else None
+    note = ""
+    if acc_key and len({r[acc_key] for r in rows}) < 2:
+        # The sweep did not change the arithmetic: accuracy is one number; plot throughput instead.
+        note = f" (SQNR {float(rows[0][acc_key]):.2f} dB at every point)"
+        acc_key = None
+    pts = []
+    for r in rows:
+        e = float(r["energy_pj_per_mac"])
+        area = float(r["area_mm2"])
+        acc = float(r[acc_key]) if acc_key else float(r["macs"]) / max(1.0, float(r["cycles"]))
+        pts.append((e, acc, area))
+
+    def better(p, q):  # lower energy, higher accuracy, lower area; strictly better in one
+        return p[0] <= q[0] and p[1] >= q[1] and p[2] <= q[2] and (p[0] < q[0] or p[1] > q[1] or p[2] < q[2])
+
+    idx = front(pts, better)
+    fig, ax = plt.subplots(figsize=(6.8, 4.6))
+    sc = ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=[p[2] for p in pts], cmap="viridis", s=28, zorder=2)
+    ax.scatter([pts[i][0] for i in idx], [pts[i][1] for i in idx], s=110, facecolors="none", edgecolors="red",
+               linewidths=1.5, zorder=3, label=f"Pareto front ({len(idx)} of {len(pts)})")
+    fig.colorbar(sc, ax=ax, label="area (mm²)")
+    ax.set_xlabel("energy per MAC (pJ)")
+    ax.set_ylabel("GEMM SQNR (dB)" if acc_key else "throughput (MACs per cycle)")
+    ax.set_title("Design sweep: energy, " + ("accuracy" if acc_key else "throughput") + " and area" + note, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.savefig(a.out + ".png", dpi=110, bbox_inches="tight")
+    fig.savefig(a.out + ".svg", bbox_inches="tight")
+    with open(a.out + ".csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        for i in idx:
+            w.writerow(rows[i])
+    print(f"[pareto] {len(idx)} of {len(pts)} points on the front: {a.out}.png, {a.out}.csv")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Renders a format comparison report from the data `hifsim compare` writes.
+
+    render_report.py REPORT_DIR [--title T] [--quiet]
+
+Reads REPORT_DIR/data/*.csv|json (every section is optional; a missing section is named in the
+report, never invented) and writes REPORT_DIR/report.md, a self-contained REPORT_DIR/report.html
+(plots embedded as PNG data URIs, no external files, no network) and the plots as
+REPORT_DIR/plots/*.png and *.svg:
+
+  accuracy_vs_energy   SQNR (dB) against energy per MAC (pJ) per format and correction
+  area_breakdown       unit area by component per format (gate equivalents)
+  layer_sqnr           SQNR per layer per format
+  underflow            fraction of nonzero activations that quantize to zero, per format
+  residual_gain        SQNR gain of each correction over the plain format
+  perplexity           model-level perplexity per format and correction (when measured)
+"""
+import argparse
+import base64
+import csv
+import html
+import io
+import json
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = {"hif4": "#c0392b", "nvfp4": "#2e86c1", "mxfp4": "#27ae60", "hif8": "#8e44ad", "bf16": "#7f8c8d",
+          "mxfp8-e4m3": "#d68910", "mxfp8-e5m2": "#a04000", "fp8-e4m3": "#17a589", "fp8-e5m2": "#1f618d"}
+
+
+def color(fmt):
+    return COLORS.get(fmt, "#34495e")
+
+
+def read_csv(path):
+    if not os.path.isfile(path):
+        return None
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_json(path):
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def fnum(x, default=float("nan")):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return default
+
+
+class Plots:
+    def __init__(self, outdir):
+        self.dir = os.path.join(outdir, "plots")
+        os.makedirs(self.dir, exist_ok=True)
+        self.made = {}  # name -> (png bytes, caption)
+
+    def save(self, fig, name, caption):
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        fig.savefig(os.path.join(self.dir, name + ".svg"), bbox_inches="tight")
+        with open(os.path.join(self.dir, name + ".png"), "wb") as f:
+            f.write(buf.getvalue())
+        plt.close(fig)
+        self.made[name] = (buf.getvalue(), caption)
+
+
+def plot_accuracy_vs_energy(p, summary, units):
+    energy = {u["format"]: fnum(u.get("energy_pj_per_mac")) for u in (units or [])}
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    have_energy = any(v == v for v in energy.values())
+    for i, r in enumerate(summary):
+        f, c = r["format"], r["correction"]
+        x = energy.get(f, float("nan")) if have_energy else i
+        y = fnum(r["sqnr_db"])
+        plain = c == "none"
+        ax.scatter([x], [y], s=70, color=color(f), marker="o" if plain else "^",
+                   facecolors=color(f) if plain else "none", linewidths=1.6, zorder=3)
+        ax.annotate(f"{f}" + ("" if plain else f" +{c}"), (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
+    ax.set_ylabel("GEMM SQNR vs FP32 reference (dB)")
+    if have_energy:
+        ax.set_xlabel("energy per MAC (pJ, compute + buffers + memory)")
+        ax.set_title("Accuracy versus energy per MAC")
+    else:
+        ax.set_xlabel("format / correction (energy not measured)")
+        ax.set_xticks([])
+        ax.set_title("Accuracy per format (no energy data in this report)")
+    ax.grid(alpha=0.3)
+    p.save(fig, "accuracy_vs_energy", "GEMM SQNR against energy per MAC. Filled circles: plain format; "
+           "open triangles: with a correction (Rollout-ResQ residual or ARCQuant).")
+
+
+def plot_area(p, area):
+    comps = [k for k in area[0].keys() if k not in ("format", "total_ge")]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    bottom = [0.0] * len(area)
+    cmap = plt.get_cmap("tab20")
+    for j, c in enumerate(comps):
+        vals = [fnum(r[c], 0.0) for r in area]
+        ax.bar([r["format"] for r in area], vals, bottom=bottom, label=c, color=cmap(j % 20))
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax.set_ylabel("area (mm², 45 nm proxy)")
+    ax.set_title("Matrix-unit area by component")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(axis="y", alpha=0.3)
+    p.save(fig, "area_breakdown", "Area of each format's matrix unit (equal peak MACs per cycle) by component: "
+           "PE logic from the cost model fitted to Yosys synthesis of our RTL, SRAM buffers from the table in "
+           "configs/cost/sram.yaml.")
+
+
+def plot_layers(p, layers):
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    fmts = []
+    for r in layers:
+        if r["correction"] == "none" and r["format"] not in fmts:
+            fmts.append(r["format"])
+    for f in fmts:
+        rows = sorted((int(r["layer"]), fnum(r["sqnr_db"])) for r in layers if r["format"] == f and r["correction"] == "none")
+        ax.plot([x for x, _ in rows], [y for _, y in rows], marker="o", color=color(f), label=f)
+    ax.set_xlabel("layer")
+    ax.set_ylabel("SQNR (dB)")
+    ax.set_title("Per-layer GEMM SQNR (no correction)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    p.save(fig, "layer_sqnr", "SQNR of all GEMMs of each captured layer, per format.")
+
+
+def plot_underflow(p, summary):
+    rows = [r for r in summary if r["correction"] == "none"]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.bar([r["format"] for r in rows], [100 * fnum(r["mean_underflow_a"]) for r in rows],
+           color=[color(r["format"]) for r in rows])
+    ax.set_ylabel("nonzero activations quantized to 0 (%)")
+    ax.set_title("Underflow of activation values")
+    ax.grid(axis="y", alpha=0.3)
+    p.save(fig, "underflow", "Fraction of nonzero activation values that quantize to zero, averaged over ops: "
+           "the error Rollout-ResQ targets.")
+
+
+def plot_residual_gain(p, summary):
+    base = {r["format"]: fnum(r["sqnr_db"]) for r in summary if r["correction"] == "none"}
+    corr = sorted({r["correction"] for r in summary if r["correction"] != "none"})
+    if not corr:
+        return False
+    fmts = [f for f in base]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    w = 0.8 / len(corr)
+    for j, c in enumerate(corr):
+        gains = []
+        for f in fmts:
+            v = [fnum(r["sqnr_db"]) for r in summary if r["format"] == f and r["correction"] == c]
+            gains.append(v[0] - base[f] if v else 0.0)
+        ax.bar([i + j * w for i in range(len(fmts))], gains, width=w, label=c)
+    ax.set_xticks([i + w * (len(corr) - 1) / 2 for i in range(len(fmts))])
+    ax.set_xticklabels(fmts)
+    ax.set_ylabel("SQNR gain (dB)")
+    ax.set_title("Gain of the residual corrections")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    p.save(fig, "residual_gain", "SQNR gain of each correction over the same format without it.")
+    return True
+
+
+def plot_perplexity(p, ppl):
+    rows = ppl["rows"]
+    base = next((r["perplexity"] for r in rows if r["format"] == "fp32"), None)
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    labels = [r["format"] + ("" if r["residual"] == "none" else f"\n+{r['residual']}") for r in rows]
+    bars = ax.bar(range(len(rows)), [r["perplexity"] for r in rows], color=[color(r["format"]) for r in rows])
+    for bar, r in zip(bars, rows):
+        bar.set_alpha(1.0 if r["residual"] == "none" else 0.55)
+    if base:
+        ax.axhline(base, color="black", lw=1, ls="--", label=f"FP32 {base:.2f}")
+        ax.legend(fontsize=8)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(labels, fontsize=7)
+    ax.set_ylabel("perplexity")
+    ax.set_title(f"{ppl['meta']['model']}: perplexity on {ppl['meta']['tokens']} tokens")
+    ax.grid(axis="y", alpha=0.3)
+    p.save(fig, "perplexity", "Perplexity with every linear layer fake-quantized (activations and weights); "
+           "lighter bars: with the Rollout-ResQ residual on the activations.")
+
+
+def md_table(rows, cols, headers=None, fmt=None):
+    headers = headers or cols
+    out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        cells = []
+        for c in cols:
+            v = r.get(c, "")
+            if fmt and c in fmt:
+                try:
+                    v = fmt[c](v)
+                except (TypeError, ValueError):
+                    pass
+            cells.append(str(v))
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def md_block_to_html(md):
+    """Markdown subset used by the data files: ### headings, | tables |, paragraphs."""
+    out, table = [], []
+
+    def flush():
+        if table:
+            out.append(md_to_html_table("\n".join(table)))
+            table.clear()
+
+    for line in md.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.startswith("### "):
+            out.append(f"<h3>{html.escape(line[4:])}</h3>")
+        elif line.strip():
+            out.append(f"<p>{html.escape(line)}</p>")
+    flush()
+    return "".join(out)
+
+
+def _cells(line):
+    """Cells of a Markdown table row; "\\|" is a literal bar inside a cell."""
+    parts = re.split(r"(?<!\\)\|", line.strip())
+    return [c.strip().replace("\\|", "|") for c in parts[1:-1]]
+
+
+def md_to_html_table(md):
+    lines = [l for l in md.strip().splitlines() if l.startswith("|")]
+    head = _cells(lines[0])
+    body = [_cells(l) for l in lines[2:]]
+    h = "<table><thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in head) + "</tr></thead><tbody>"
+    for r in body:
+        h += "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
+    return h + "</tbody></table>"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("report_dir")
+    ap.add_argument("--title", default="hifsim format comparison")
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args(argv)
+    d = a.report_dir
+    data = os.path.join(d, "data")
+    summary = read_csv(os.path.join(data, "accuracy_summary.csv"))
+    layers = read_csv(os.path.join(data, "accuracy_layers.csv"))
+    units = read_csv(os.path.join(data, "units.csv"))
+    area = read_csv(os.path.join(data, "area_breakdown.csv"))
+    ppl = read_json(os.path.join(data, "perplexity.json"))
+    dot_units = None
+    if os.path.isfile(os.path.join(data, "dot_units.md")):
+        with open(os.path.join(data, "dot_units.md")) as fh:
+            dot_units = fh.read()
+    manifest = read_json(os.path.join(d, "manifest.json")) or {}
+    if not summary:
+        sys.exit(f"{data}/accuracy_summary.csv: missing or empty: nothing to report")
+
+    p = Plots(d)
+    missing = []
+    plot_accuracy_vs_energy(p, summary, units)
+    if not units:
+        missing.append("timing, area and energy (data/units.csv): not produced by this run")
+    if area:
+        plot_area(p, area)
+    else:
+        missing.append("area breakdown (data/area_breakdown.csv): not produced by this run")
+    if layers:
+        plot_layers(p, layers)
+    plot_underflow(p, summary)
+    if not plot_residual_gain(p, summary):
+        missing.append("residual correction gain: no correction was run")
+    if ppl:
+        plot_perplexity(p, ppl)
+    else:
+        missing.append("model-level perplexity (data/perplexity.json): not measured in this run")
+
+    f2 = lambda v: f"{float(v):.2f}"
+    sections = [("Accuracy per format and correction",
+                 md_table(summary, ["format", "correction", "sqnr_db", "rel_frobenius", "cosine", "mean_underflow_a"],
+                          ["format", "correction", "SQNR (dB)", "rel. Frobenius", "cosine", "underflow"],
+                          {"sqnr_db": f2, "rel_frobenius": lambda v: f"{float(v):.4f}",
+                           "cosine": lambda v: f"{float(v):.6f}",
+                           "mean_underflow_a": lambda v: f"{100 * float(v):.2f}%"}))]
+    if units:
+        g3 = lambda v: f"{float(v):.4g}"
+        for u in units:
+            u["config"] = os.path.basename(u.get("config", ""))
+        cols = ["format", "correction", "cycles", "utilization", "energy_pj_per_mac", "compute_pj_per_mac",
+                "buffers_pj_per_mac", "memory_pj_per_mac", "area_mm2", "power_w", "config"]
+        sections.append(("Timing, area and energy per unit (equal peak throughput)",
+                         md_table(units, cols, ["format", "correction", "cycles", "utilization", "pJ/MAC", "compute",
+                                                "buffers", "memory", "area (mm²)", "power (W)", "config"],
+                                  {c: g3 for c in cols if c not in ("format", "correction", "config", "cycles")})))
+    if ppl:
+        sections.append(("Model-level perplexity", md_table(ppl["rows"], ["format", "residual", "perplexity", "ratio_to_fp32"],
+                                                         ["format", "residual", "perplexity", "x FP32"],
+                                                         {"perplexity": lambda v: f"{v:.3f}",
+                                                          "ratio_to_fp32": lambda v: f"{v:.4f}"})))
+    if dot_units:
+        sections.append(("64-length dot-product units versus the HiF4 paper's claims", dot_units))
+    else:
+        missing.append("dot-unit comparison (data/dot_units.md): not produced by this run")
+    trace = manifest.get("facts", {}).get("trace", "")
+    intro = (f"Trace: `{trace}`. " if trace else "") + (
+        "Accuracy comes from the bit-exact GEMM engine on the trace's real tensors against the FP32 reference outputs; "
+        "see docs/ for every convention.")
+
+    md = [f"# {a.title}", "", intro, ""]
+    for name, (png, cap) in p.made.items():
+        md += [f"![{name}](plots/{name}.png)", "", f"*{cap}*", ""]
+    for title, table in sections:
+        md += [f"## {title}", "", table, ""]
+    if missing:
+        md += ["## Not in this report", ""] + [f"- {m}" for m in missing] + [""]
+    md += ["## Provenance", "", f"- git revision: `{manifest.get('git_revision', 'unknown')}`",
+           f"- command: `{' '.join(manifest.get('argv', []))}`", f"- seed: {manifest.get('seed', '')}", ""]
+    with open(os.path.join(d, "report.md"), "w") as f:
+        f.write("\n".join(md))
+
+    css = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+           "table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px}"
+           "th{background:#f3f3f3}figure{display:inline-block;margin:0.5em;vertical-align:top;width:520px}"
+           "figure img{width:100%}figcaption{font-size:12px;color:#555}code{background:#f5f5f5}")
+    figs = "".join(
+        f'<figure><img class="plot" alt="{n}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+        f"<figcaption>{html.escape(cap)}</figcaption></figure>" for n, (png, cap) in p.made.items())
+    body = [f"<h1>{html.escape(a.title)}</h1>", f"<p>{html.escape(intro)}</p>", f'<div id="plots">{figs}</div>']
+    for title, table in sections:
+        body += [f"<h2>{html.escape(title)}</h2>", md_block_to_html(table)]
+    if missing:
+        body += ["<h2>Not in this report</h2><ul>" + "".join(f"<li>{html.escape(m)}</li>" for m in missing) + "</ul>"]
+    body += ["<h2>Provenance</h2><ul>",
+             f"<li>git revision: <code>{html.escape(manifest.get('git_revision', 'unknown'))}</code></li>",
+             f"<li>command: <code>{html.escape(' '.join(manifest.get('argv', [])))}</code></li></ul>"]
+    # A self-check the headless-browser test reads: every plot decoded and has a size.
+    check = ("<script>window.addEventListener('load',function(){var im=document.querySelectorAll('img.plot');"
+             "var ok=0;for(var i=0;i<im.length;i++){if(im[i].complete&&im[i].naturalWidth>0)ok++;}"
+             "document.body.setAttribute('data-plots-loaded',ok+'/'+im.length);});</script>")
+    page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(a.title)}</title>"
+            f"<style>{css}</style></head><body>{''.join(body)}{check}</body></html>")
+    with open(os.path.join(d, "report.html"), "w") as f:
+        f.write(page)
+    if not a.quiet:
+        print(f"[report] {d}/report.html, report.md, {len(p.made)} plots in {p.dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+// hifsim trace: every op of an LLM layer trace through the bit-exact GEMM engine, per format
+// and correction, with accuracy against the trace's FP32 reference.
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "args.hpp"
+#include "command.hpp"
+#include "eval/accuracy_report.hpp"
+#include "gemm_options.hpp"
+#include "io/npy.hpp"
+#include "util/error.hpp"
+#include "util/json.hpp"
+#include "util/manifest.hpp"
+
+namespace {
+using namespace hifsim;
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  std::string x;
+  while (std::getline(ss, x, ','))
+    if (!x.empty()) v.push_back(x);
+  return v;
+}
+
+void make_dir(const std::string& d) {
+  if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create the output folder");
+}
+
+int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  cli::ArgParser p("hifsim trace --trace traces/X --out DIR [--formats F,...] [--residual R,...] [--arc S] [options]",
+                   "Run every op of a captured LLM layer trace (docs/traces.md) through the bit-exact GEMM engine\n"
+                   "for each format and correction, and report SQNR, relative Frobenius error, cosine\n"
+                   "similarity, max abs error and the underflow fraction (nonzero operand values that quantize\n"
+                   "to zero) per op, per layer and for the whole trace, against the FP32 reference output.");
+  p.option("trace", "T", "trace directory (or its trace.yaml)", std::nullopt, true);
+  p.option("out", "DIR", "output folder (ops.csv, layers.csv, summary.csv, accuracy.json, summary.md)", std::nullopt, true);
+  p.option("formats", "F,...", "formats to compare", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
+  p.option("residual", "R,...", "corrections to run: none, dense, 2:4, top50 (comma list)", std::string("none"));
+  p.option("arc", "S", "also run ARCQuant with S channels (a multiple of the format's group) or auto");
+  p.option("config", "C.yaml", "unit config: add cycles and energy (needs the TLM/cost model)");
+  p.option("ops", "LIST", "only these op kinds (e.g. q_proj,down_proj); default all");
+  cli::add_gemm_options(p);
+  p.flag("quiet", "no progress lines");
+  if (!p.parse(args)) return 0;
+
+  eval::AccuracyOptions o;
+  for (const std::string& f : split(p.get("formats"))) {
+    const auto fmt = fmt::parse_format(f);
+    if (!fmt || !fmt::format_info(*fmt).tensor)
+      throw Error("--formats", f, "unknown tensor format; choose from " + fmt::tensor_format_names());
+    o.formats.push_back(*fmt);
+  }
+  if (o.formats.empty()) throw Error("--formats", p.get("formats"), "no format given");
+  o.corrections.clear();
+  for (const std::string& r : split(p.get("residual"))) o.corrections.push_back(eval::Correction::parse(r));
+  if (p.has("arc")) o.corrections.push_back(eval::Correction::parse("arc:" + p.get("arc")));
+  o.base = cli::read_gemm_options(p, o.formats.front());
+  if (p.has("config"))
+    throw Error("--config", p.get("config"), "cycles and energy per op need the TLM model, which is not built into this binary yet");
+  if (!p.is_set("quiet")) o.progress = [](const std::string& s) { std::cerr << s << "\n"; };
+
+  io::Trace t = io::read_trace(p.get("trace"));
+  if (p.has("ops")) {
+    const auto keep = split(p.get("ops"));
+    std::vector<io::TraceOp> ops;
+    for (const auto& op : t.ops)
+      if (std::find(keep.begin(), keep.end(), op.op) != keep.end()) ops.push_back(op);
+    if (ops.empty()) throw Error("--ops", p.get("ops"), "no op of the trace matches");
+    t.ops = ops;
+  }
+  const std::vector<eval::OpAccuracy> rows = eval::evaluate_trace(t, o);
+
+  const std::string dir = p.get("out");
+  make_dir(dir);
+  const eval::AccuracyFiles files = eval::accuracy_tables(
+      rows, "Trace `" + t.manifest + "` (" + t.model_name + ", " + std::to_string(t.ops.size()) + " ops), accumulator " +
+                o.base.acc.name() + ". Errors against the trace's FP32 reference outputs; underflow = nonzero activation "
+                "values that quantize to zero.");
+  Manifest m;
+  m.command = "trace";
+  m.argv = argv;
+  m.seed = o.base.quant.seed;
+  m.add_input(t.manifest);
+  for (const std::string& f : eval::write_accuracy(files, dir, "")) m.outputs.emplace_back(f, "accuracy results");
+  m.write(dir + "/manifest.json");
+  if (!p.is_set("quiet")) std::cout << files.markdown;
+  return 0;
+}
+}  // namespace
+
+HIFSIM_COMMAND("trace", "accuracy of every op of an LLM layer trace per format and correction", run);

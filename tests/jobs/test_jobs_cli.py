@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""The jobs through the CLI: a 100-point sweep runs in parallel, is interrupted (--max-points)
+and resumed (only the missing points run), merges into results.csv with a Pareto plot, and its
+Slurm script passes `bash -n`; `hifsim compare` on a fresh stories260K capture writes the report,
+which headless Chromium loads with every plot decoded and no console message, saving a screenshot
+as the test artefact (build/test-artifacts/report.png)."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "traces"))
+from _common import CAPTURE_DIR, SKIP_RETURN_CODE, stories260k_path  # noqa: E402
+
+HIFSIM = os.environ.get("HIFSIM_BIN") or os.path.join(ROOT, "build", "bin", "hifsim")
+ARTIFACTS = os.environ.get("HIFSIM_ARTIFACTS") or os.path.join(ROOT, "build", "test-artifacts")
+SWEEP = os.path.join(HERE, "data", "sweep-100.yaml")
+
+
+def hifsim(*args, check=True):
+    r = subprocess.run([HIFSIM, *args], capture_output=True, text=True)
+    if check and r.returncode != 0:
+        raise AssertionError(f"hifsim {' '.join(args)} failed ({r.returncode}):\n{r.stderr}")
+    return r
+
+
+class SweepCli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="hifsim-jobs-")
+        self.out = os.path.join(self.tmp, "sw")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def points_done(self):
+        d = os.path.join(self.out, "points")
+        return sorted(p for p in os.listdir(d) if os.path.isfile(os.path.join(d, p, "result.json"))) if os.path.isdir(d) else []
+
+    def test_interrupted_sweep_resumes_and_merges(self):
+        ids = [l.split()[0] for l in hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--dry-run").stdout.splitlines()]
+        self.assertEqual(len(ids), 100)
+        self.assertEqual(len(set(ids)), 100)
+        r = hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--jobs", "2", "--max-points", "37", "--quiet",
+                   "--no-plots", check=False)
+        self.assertNotEqual(r.returncode, 0, "an incomplete sweep must not report success")
+        first = self.points_done()
+        self.assertEqual(len(first), 37)
+        with open(os.path.join(self.out, "missing.txt")) as f:
+            self.assertEqual(len(f.read().split()), 63)
+        # Resume: timestamps of finished points must not change (they are not rerun).
+        stamp = {p: os.path.getmtime(os.path.join(self.out, "points", p, "result.json")) for p in first}
+        hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--jobs", "2", "--quiet")
+        self.assertEqual(len(self.points_done()), 100)
+        for p, t in stamp.items():
+            self.assertEqual(os.path.getmtime(os.path.join(self.out, "points", p, "result.json")), t, p)
+        with open(os.path.join(self.out, "results.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 100)
+        self.assertEqual(sorted(r["id"] for r in rows), sorted(ids))
+        for r in rows:
+            self.assertGreater(int(r["cycles"]), 0)
+            self.assertGreater(float(r["energy_pj_per_mac"]), 0)
+        # Bigger arrays never take more cycles for the same memory system.
+        by = {(r["array.rows"], r["array.cols"], r["memory.bytes_per_cycle"]): int(r["cycles"]) for r in rows}
+        self.assertLessEqual(by[("32", "16", "256")], by[("2", "2", "256")])
+        self.assertTrue(os.path.isfile(os.path.join(self.out, "pareto.png")))
+        self.assertTrue(os.path.isfile(os.path.join(self.out, "manifest.json")))
+        # Same points, same bits: a fresh run reproduces every result file.
+        out2 = os.path.join(self.tmp, "sw2")
+        hifsim("sweep", "--sweep", SWEEP, "--out", out2, "--jobs", "1", "--quiet", "--no-plots")
+        for p in ids[:10]:
+            with open(os.path.join(self.out, "points", p, "result.json")) as a, \
+                 open(os.path.join(out2, "points", p, "result.json")) as b:
+                self.assertEqual(a.read(), b.read())
+
+    def test_slurm_script_and_shards(self):
+        r = hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--emit-slurm", "8")
+        script = os.path.join(self.out, "sweep.slurm")
+        self.assertIn("merge:", r.stdout)
+        self.assertEqual(subprocess.run(["bash", "-n", script]).returncode, 0)
+        with open(script) as f:
+            s = f.read()
+        self.assertIn("#SBATCH --array=0-7", s)
+        # Two shards together cover the sweep exactly once.
+        hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--shard", "0/2", "--quiet", "--no-plots")
+        self.assertEqual(len(self.points_done()), 50)
+        hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--shard", "1/2", "--quiet", "--no-plots")
+        self.assertEqual(len(self.points_done()), 100)
+
+    def test_bad_sweep_file(self):
+        bad = os.path.join(self.tmp, "bad.yaml")
+        with open(SWEEP) as f:
+            text = f.read().replace("array.rows: [2, 4, 8, 16, 32]", "array.rows: [2, 4, -8]")
+        with open(bad, "w") as f:
+            f.write(text.replace("../../../configs", os.path.join(ROOT, "configs")))
+        r = hifsim("sweep", "--sweep", bad, "--out", self.out, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("array.rows", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "points")))
+
+
+class CompareReport(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="hifsim-compare-")
+        cls.trace = os.path.join(cls.tmp, "stories260k")
+        os.makedirs(cls.trace)
+        shutil.copy(os.path.join(ROOT, "traces", "stories260k", "trace.yaml"), cls.trace)
+        r = subprocess.run([sys.executable, os.path.join(CAPTURE_DIR, "capture.py"), "--model",
+                            "llama2c:" + stories260k_path(), "--out", cls.trace], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        cls.out = os.path.join(cls.tmp, "report")
+        hifsim("compare", "--trace", cls.trace, "--formats", "hif4,nvfp4,bf16", "--out", cls.out, "--quiet")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_outputs(self):
+        for f in ("report.md", "report.html", "manifest.json", "data/accuracy_summary.csv", "data/units.csv",
+                  "data/area_breakdown.csv", "data/dot_units.md", "plots/accuracy_vs_energy.png",
+                  "plots/accuracy_vs_energy.svg", "plots/area_breakdown.png", "plots/layer_sqnr.png",
+                  "plots/underflow.png", "plots/residual_gain.png"):
+            self.assertTrue(os.path.isfile(os.path.join(self.out, f)), f)
+        with open(os.path.join(self.out, "data", "units.csv"), newline="") as f:
+            units = list(csv.DictReader(f))
+        self.assertEqual(sorted({u["format"] for u in units}), ["bf16", "hif4", "nvfp4"])
+        # Equal peak throughput: same MACs per cycle for every unit.
+        self.assertEqual(len({u["peak_macs_per_cycle"] for u in units}), 1)
+        with open(os.path.join(self.out, "manifest.json")) as f:
+            self.assertEqual(json.load(f)["command"], "compare")
+
+    def test_html_in_headless_chromium(self):
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        self.assertIsNotNone(chromium, "chromium is installed by scripts/setup.sh")
+        page = "file://" + os.path.join(self.out, "report.html")
+        base = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--user-data-dir=" + os.path.join(self.tmp, "chrome-profile")]
+        r = subprocess.run(base + ["--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom", page],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        n_plots = len([f for f in os.listdir(os.path.join(self.out, "plots")) if f.endswith(".png")])
+        self.assertIn(f'data-plots-loaded="{n_plots}/{n_plots}"', r.stdout)
+        console = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
+        self.assertEqual(console, [], "the page must log nothing to the console")
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        shot = os.path.join(ARTIFACTS, "report.png")
+        r = subprocess.run(base + ["--window-size=1280,2400", "--screenshot=" + shot, page],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        self.assertGreater(os.path.getsize(shot), 50000, "the screenshot shows the rendered plots")
+        print(f"screenshot: {shot}")
+
+
+if __name__ == "__main__":
+    prog = unittest.main(exit=False, verbosity=2)
+    r = prog.result
+    bad = len(r.failures) + len(r.errors)
+    print(f"{r.testsRun - bad - len(r.skipped)} passed, {bad} failed")
+    sys.exit(1 if bad or r.testsRun == 0 else 0)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# `hifsim run` end to end (ctest tlm.cli_run): results bit-identical to `hifsim gemm` for every
+# format, both engines (tlm, analytic) give the same JSON numbers, outputs and manifest exist,
+# bad configs fail with one clear line, shape-only traces run timing-only.
+#   cli_run.sh HIFSIM REPO_ROOT OUT_DIR
+set -euo pipefail
+H=$1
+ROOT=$2
+OUT=$3
+rm -rf "$OUT"
+mkdir -p "$OUT"
+A=$ROOT/traces/sample/activations.npy   # 64 x 1024 float32, committed
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+for f in hif4 nvfp4 mxfp4 hif8 bf16; do
+  cfg=$ROOT/configs/units/$f-32x32.yaml
+  "$H" gemm --format "$f" --a "$A" --b "$A" --out "$OUT/ref_$f.npy" --quiet
+  for e in tlm analytic; do
+    "$H" run --config "$cfg" --gemm 64,64,1024 --a "$A" --b "$A" --engine $e --out "$OUT/$f-$e" \
+        --c-out "$OUT/c_${f}_${e}.npy" --set tiling.m=32,tiling.n=32,tiling.k=256 --quiet
+    cmp -s "$OUT/ref_$f.npy" "$OUT/c_${f}_${e}.npy" || fail "$f $e: C differs from hifsim gemm"
+    for x in result.json result.csv manifest.json; do [[ -s $OUT/$f-$e/$x ]] || fail "$f $e: no $x"; done
+  done
+  # Same cycles, actions and checksum from both engines (only the wall-clock part differs).
+  a=$(grep -v -E '"(wall_seconds|simulated_cycles_per_second|engine)"' "$OUT/$f-tlm/result.json")
+  b=$(grep -v -E '"(wall_seconds|simulated_cycles_per_second|engine)"' "$OUT/$f-analytic/result.json")
+  [[ "$a" == "$b" ]] || fail "$f: tlm and analytic results differ"
+  grep -q '"checksum": "[0-9a-f]\{16\}"' "$OUT/$f-tlm/result.json" || fail "$f: no checksum"
+done
+
+# Timing-only: no checksum, the same cycles as with values.
+"$H" run --config "$ROOT/configs/units/hif4-32x32.yaml" --gemm 64,64,1024 --timing-only --out "$OUT/t" \
+    --set tiling.m=32,tiling.n=32,tiling.k=256 --quiet
+grep -q '"checksum": null' "$OUT/t/result.json" || fail "timing-only wrote a checksum"
+c1=$(grep -m1 '"cycles": ' "$OUT/t/result.json")
+c2=$(grep -m1 '"cycles": ' "$OUT/hif4-tlm/result.json")
+[[ "$c1" == "$c2" ]] || fail "timing-only cycles differ: $c1 vs $c2"
+
+# A shape-only trace runs timing-only; one CSV line per op plus TOTAL.
+"$H" run --config "$ROOT/configs/units/hif4-32x32.yaml" --trace "$ROOT/traces/shapes/llama3-8b-decode-b64" \
+    --out "$OUT/trace" --quiet
+[[ $(wc -l < "$OUT/trace/result.csv") -eq 11 ]] || fail "trace CSV: expected header + 9 ops + TOTAL"
+grep -q '"values": false' "$OUT/trace/result.json" || fail "shape-only trace computed values"
+
+# Bad configs: exit code 2, one line naming file, field and reason.
+printf 'schema: hifsim-unit/1\nname: x\npe: {format: hif4}\narray: {rows: 0, cols: 4}\n' > "$OUT/bad.yaml"
+if "$H" run --config "$OUT/bad.yaml" --gemm 4,4,64 --out "$OUT/bad" 2> "$OUT/bad.err"; then fail "bad config accepted"; fi
+grep -q "bad.yaml: array.rows: must be in \[1, 1024\], got 0 (line 4)" "$OUT/bad.err" || fail "message: $(cat "$OUT/bad.err")"
+if "$H" run --config "$ROOT/configs/units/hif4-32x32.yaml" --set array.colz=3 --gemm 4,4,64 --out "$OUT/bad" 2> "$OUT/bad2.err"; then
+  fail "unknown override accepted"
+fi
+grep -q "array.colz: unknown field; did you mean 'array.cols'?" "$OUT/bad2.err" || fail "message: $(cat "$OUT/bad2.err")"
+echo "cli_run: all checks passed"

@@ -1,0 +1,291 @@
+// Unit-config schema (hifsim-unit/1) and trace-manifest reader (hifsim-trace/1): the shipped files
+// load, bad files are rejected with file, field and reason in the message.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <regex>
+#include <sys/stat.h>
+
+#include "config/unit_config.hpp"
+#include "io/trace.hpp"
+#include "util/error.hpp"
+#include "tlm_test_util.hpp"
+
+using namespace hifsim;
+
+namespace {
+
+std::string src(const std::string& rel) { return std::string(HIFSIM_SOURCE_DIR) + "/" + rel; }
+
+std::vector<std::string> list_dir(const std::string& d, const std::string& suffix) {
+  std::vector<std::string> out;
+  DIR* dir = opendir(d.c_str());
+  if (!dir) return out;
+  while (dirent* e = readdir(dir)) {
+    const std::string n = e->d_name;
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) out.push_back(d + "/" + n);
+  }
+  closedir(dir);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The message of the hifsim::Error thrown by f (fails the test if nothing is thrown).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no hifsim::Error thrown";
+  return "";
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string y = test::tiny_yaml();
+  const size_t p = y.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  return y.replace(p, from.size(), to);
+}
+
+std::string load_err(const std::string& yaml, const std::vector<std::string>& ov = {}) {
+  return error_of([&] { cfg::unit_config_from_string(yaml, "bad.yaml", ov); });
+}
+
+}  // namespace
+
+TEST(UnitConfig, ShippedConfigsLoadAndHaveEqualPeak) {
+  const auto files = list_dir(src("configs/units"), ".yaml");
+  ASSERT_GE(files.size(), 6u);
+  uint64_t peak = 0;
+  int wide = 0;
+  for (const auto& f : files) {
+    SCOPED_TRACE(f);
+    const cfg::UnitConfig u = cfg::load_unit_config(f);
+    EXPECT_EQ(u.source, f);
+    if (f.find("-32x32.yaml") != std::string::npos) {
+      ++wide;
+      if (!peak) peak = u.peak_macs_per_cycle();
+      EXPECT_EQ(u.peak_macs_per_cycle(), peak) << "the 32x32 configs must have the same peak MACs/cycle";
+      EXPECT_EQ(u.peak_macs_per_cycle(), 32u * 32u * 64u);
+      EXPECT_EQ(u.a.bytes, 2u << 20);
+      EXPECT_EQ(u.mem_bytes_per_cycle, 256u);
+    }
+  }
+  EXPECT_EQ(wide, 5) << "hif4, nvfp4, mxfp4, hif8, bf16";
+}
+
+TEST(UnitConfig, ValuesDefaultsAndSizeSuffixes) {
+  const cfg::UnitConfig u = test::tiny();
+  EXPECT_EQ(u.rows, 2u);
+  EXPECT_EQ(u.drain_width, 2u);
+  EXPECT_EQ(u.pipeline_depth, 3u);
+  EXPECT_EQ(u.dot_width(), 64u);
+  EXPECT_EQ(u.row_bytes(64), 36u);
+  EXPECT_EQ(u.mem_size, uint64_t{64} << 30);  // default 64GiB
+  EXPECT_TRUE(u.a.double_buffer);
+  EXPECT_EQ(u.a.banks, 0u);
+  EXPECT_EQ(u.dataflow, cfg::Dataflow::os);
+  EXPECT_EQ(u.mode, cfg::SimMode::lt);
+  const cfg::UnitConfig v = cfg::unit_config_from_string(with("bytes: 8192}", "bytes: 3MiB}"), "x.yaml");
+  EXPECT_EQ(v.a.bytes, 3u << 20);
+  // Every schema field is in `fields` (for JSON, manifests, sweeps), in schema order.
+  ASSERT_EQ(u.fields.size(), cfg::unit_schema().size());
+  for (size_t i = 0; i < u.fields.size(); ++i) EXPECT_EQ(u.fields[i].first, cfg::unit_schema()[i].path);
+}
+
+TEST(UnitConfig, OverridesByDottedPath) {
+  const cfg::UnitConfig u = test::tiny({"array.rows=8", "array.dataflow=ws", "memory.latency=7", "buffers.a.bytes=1MiB"});
+  EXPECT_EQ(u.rows, 8u);
+  EXPECT_EQ(u.dataflow, cfg::Dataflow::ws);
+  EXPECT_EQ(u.mem_latency, 7u);
+  EXPECT_EQ(u.a.bytes, 1u << 20);
+  std::string e = error_of([] { test::tiny({"array.rowz=8"}); });
+  EXPECT_NE(e.find("array.rowz: unknown field; did you mean 'array.rows'?"), std::string::npos) << e;
+  e = error_of([] { test::tiny({"array.rows=big"}); });
+  EXPECT_NE(e.find("tiny.yaml (--set array.rows=big): array.rows: expected an integer, got 'big'"), std::string::npos) << e;
+  e = error_of([] { test::tiny({"array.rows"}); });
+  EXPECT_NE(e.find("expected field.path=value"), std::string::npos) << e;
+}
+
+TEST(UnitConfig, MissingRequiredField) {
+  const std::string e = load_err(with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: {bytes_per_cycle: 36}"));
+  EXPECT_NE(e.find("bad.yaml: memory.latency: missing (required field"), std::string::npos) << e;
+  const std::string e2 = load_err(with("name: tiny\n", ""));
+  EXPECT_NE(e2.find("bad.yaml: name: missing"), std::string::npos) << e2;
+}
+
+TEST(UnitConfig, WrongType) {
+  std::string e = load_err(with("rows: 2,", "rows: two,"));
+  EXPECT_NE(e.find("bad.yaml: array.rows: expected an integer, got 'two' (line 4)"), std::string::npos) << e;
+  e = load_err(with("rows: 2,", "rows: \"2\","));
+  EXPECT_NE(e.find("bad.yaml: array.rows: expected an integer, got '2'"), std::string::npos) << e;
+  e = load_err(with("rows: 2,", "rows: 2.5,"));
+  EXPECT_NE(e.find("array.rows: expected an integer"), std::string::npos) << e;
+  e = load_err(with("a: {bytes: 8192}", "a: {bytes: 8192, double_buffer: yes}"));
+  EXPECT_NE(e.find("bad.yaml: buffers.a.double_buffer: expected true or false, got 'yes' (line 6)"), std::string::npos) << e;
+  e = load_err(with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: [36, 10]"));
+  EXPECT_NE(e.find("bad.yaml: memory: expected a mapping"), std::string::npos) << e;
+  e = load_err(with("rows: 2,", "rows: {x: 1},"));
+  EXPECT_NE(e.find("bad.yaml: array.rows: expected an integer, got a mapping"), std::string::npos) << e;
+}
+
+TEST(UnitConfig, OutOfRangeAndBadChoice) {
+  std::string e = load_err(with("rows: 2,", "rows: 0,"));
+  EXPECT_NE(e.find("bad.yaml: array.rows: must be in [1, 1024], got 0 (line 4)"), std::string::npos) << e;
+  e = load_err(with("latency: 10", "latency: -1"));
+  EXPECT_NE(e.find("bad.yaml: memory.latency: must be in [0, 1000000000], got -1"), std::string::npos) << e;
+  e = load_err(with("dataflow: os", "dataflow: is"));
+  EXPECT_NE(e.find("bad.yaml: array.dataflow: 'is' is not one of: os, ws"), std::string::npos) << e;
+  e = load_err(with("format: hif4", "format: int4"));
+  EXPECT_NE(e.find("bad.yaml: pe.format: 'int4' is not one of: hif8, hif4"), std::string::npos) << e;
+  e = load_err(with("pipeline_depth: 3}", "pipeline_depth: 3, accumulator: fp64}"));
+  EXPECT_NE(e.find("bad.yaml: pe.accumulator: 'fp64' is not fp32"), std::string::npos) << e;
+}
+
+TEST(UnitConfig, UnknownFieldAndSection) {
+  std::string e = load_err(with("rows: 2,", "rowz: 2,"));
+  EXPECT_NE(e.find("bad.yaml: array.rowz: unknown field (line 4); did you mean 'array.rows'?"), std::string::npos) << e;
+  e = load_err(test::tiny_yaml() + "cache: {bytes: 5}\n");
+  EXPECT_NE(e.find("bad.yaml: cache: unknown field (line 11)"), std::string::npos) << e;
+  e = load_err(with("memory: {", "memory: {banks: 4, "));
+  EXPECT_NE(e.find("bad.yaml: memory.banks: unknown field"), std::string::npos) << e;
+  e = load_err(test::tiny_yaml() + "name: again\n");
+  EXPECT_NE(e.find("bad.yaml: name: given twice"), std::string::npos) << e;
+}
+
+TEST(UnitConfig, SchemaVersionAndSyntax) {
+  std::string e = load_err(with("schema: hifsim-unit/1", "schema: hifsim-unit/2"));
+  EXPECT_NE(e.find("bad.yaml: schema: unsupported schema 'hifsim-unit/2' (this hifsim reads hifsim-unit/1)"),
+            std::string::npos)
+      << e;
+  e = load_err(with("schema: hifsim-unit/1\n", ""));
+  EXPECT_NE(e.find("bad.yaml: schema: missing"), std::string::npos) << e;
+  e = load_err("schema: hifsim-unit/1\narray: {rows: 2\n");
+  EXPECT_NE(e.find("bad.yaml: yaml: syntax error at line"), std::string::npos) << e;
+  e = load_err("- just\n- a list\n");
+  EXPECT_NE(e.find("bad.yaml: the top level must be a mapping"), std::string::npos) << e;
+}
+
+TEST(UnitConfig, CrossFieldChecks) {
+  std::string e = load_err(with("pipeline_depth: 3}", "pipeline_depth: 3, hif8_lanes: 32}"));
+  EXPECT_NE(e.find("bad.yaml: pe.hif8_lanes: applies only to pe.format hif8"), std::string::npos) << e;
+  e = load_err(with("a: {bytes: 8192}", "a: {bytes: 100}"));
+  EXPECT_NE(e.find("bad.yaml: buffers.a.bytes: too small: a slot must hold at least array.rows x one dot-width block = 72 bytes (x2 slots) (line 6)"),
+            std::string::npos)
+      << e;
+  e = load_err(with("acc: {bytes: 4096}", "acc: {bytes: 16}"));
+  EXPECT_NE(e.find("bad.yaml: buffers.acc.bytes: too small"), std::string::npos) << e;
+  e = load_err(test::tiny_yaml() + "tiling: {k: 100}\n");
+  EXPECT_NE(e.find("bad.yaml: tiling.k: must be a multiple of the dot width 64 of hif4"), std::string::npos) << e;
+  e = load_err(test::tiny_yaml() + "residual: {enabled: true, mode: fused, path: dedicated}\n");
+  EXPECT_NE(e.find("bad.yaml: residual.path: dedicated needs residual.mode unfused"), std::string::npos) << e;
+  e = load_err(test::tiny_yaml() + "residual: {enabled: true, kind: dense, blocks_per_cycle: 2}\n");
+  EXPECT_NE(e.find("bad.yaml: residual.blocks_per_cycle: 2 needs residual.kind 2:4"), std::string::npos) << e;
+  e = load_err(with("drain_width: 2", "drain_width: 5"));
+  EXPECT_NE(e.find("bad.yaml: array.drain_width: must not exceed array.rows * array.cols = 4"), std::string::npos) << e;
+  e = load_err(test::tiny_yaml() + "quantizer: {enabled: true}\nresidual: {enabled: true, kind: top50}\n");
+  EXPECT_NE(e.find("bad.yaml: residual.kind: top50 needs whole-tensor channel norms"), std::string::npos) << e;
+}
+
+TEST(UnitConfig, ErrorsNameTheFileOnDisk) {
+  const std::string path = std::string(::testing::TempDir()) + "/hifsim_bad_unit.yaml";
+  {
+    std::ofstream o(path);
+    o << with("cols: 2,", "cols: -3,");
+  }
+  const std::string e = error_of([&] { cfg::load_unit_config(path); });
+  EXPECT_EQ(e, path + ": array.cols: must be in [1, 1024], got -3 (line 4)");
+  const std::string e2 = error_of([] { cfg::load_unit_config("/nonexistent/unit.yaml"); });
+  EXPECT_EQ(e2, "/nonexistent/unit.yaml: cannot open the config file");
+  std::remove(path.c_str());
+}
+
+TEST(UnitConfig, SchemaMarkdownListsEveryField) {
+  const std::string md = cfg::schema_markdown(cfg::unit_schema());
+  for (const auto& f : cfg::unit_schema()) EXPECT_NE(md.find("`" + f.path + "`"), std::string::npos) << f.path;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trace manifests
+
+TEST(TraceReader, ShippedTracesRead) {
+  for (const char* name : {"llama3-8b-prefill2048", "llama3-8b-decode-b64", "qwen2.5-7b-prefill2048",
+                           "qwen2.5-7b-decode-b64", "deepseek-v3-prefill2048", "deepseek-v3-decode-b64"}) {
+    SCOPED_TRACE(name);
+    const io::Trace t = io::read_trace(src(std::string("traces/shapes/") + name));
+    EXPECT_TRUE(t.shape_only());
+    EXPECT_FALSE(t.ops.empty());
+  }
+  const io::Trace t = io::read_trace(src("traces/shapes/llama3-8b-prefill2048/trace.yaml"));
+  ASSERT_EQ(t.ops.size(), 9u);
+  EXPECT_EQ(t.tokens, 2048u);
+  double macs = 0;
+  for (const auto& op : t.ops) macs += op.macs_per_step();
+  EXPECT_NEAR(macs / 1e12, 15.393, 0.001);  // the manifest's description
+  EXPECT_EQ(t.ops[3].name, "attn_qk");
+  EXPECT_EQ(t.ops[3].batch, 32u);
+  EXPECT_EQ(t.ops[3].K, 128u);
+  for (const char* cap : {"traces/smollm2-135m", "traces/stories260k"}) {
+    SCOPED_TRACE(cap);
+    const io::Trace c = io::read_trace(src(cap));
+    EXPECT_EQ(c.kind, "captured");
+    for (const auto& op : c.ops) {
+      EXPECT_TRUE(op.a.has_value());
+      EXPECT_TRUE(op.b.has_value());
+    }
+  }
+}
+
+TEST(TraceReader, CapturedOperandsLoadWithTheirShapes) {
+  const io::Trace t = io::read_trace(src("traces/stories260k"));
+  const io::TraceOp& op = t.ops[0];
+  struct stat st{};
+  if (::stat((t.dir + "/" + op.a->file).c_str(), &st) != 0) GTEST_SKIP() << "tensors not generated (scripts/capture/ensure_traces.sh)";
+  const io::Operand a = io::load_operand(t, op, "a", 0), b = io::load_operand(t, op, "b", 0);
+  EXPECT_EQ(a.rows, op.M);
+  EXPECT_EQ(a.cols, op.K);
+  EXPECT_EQ(b.rows, op.N);
+  EXPECT_EQ(a.data.size(), op.M * op.K);
+}
+
+TEST(TraceReader, BadManifestsAreRejected) {
+  const std::string dir = std::string(::testing::TempDir()) + "/hifsim_bad_trace";
+  mkdir(dir.c_str(), 0777);
+  const std::string good =
+      "schema: hifsim-trace/1\nkind: shape-only\nmodel: {name: m, source: s, revision: r, architecture: llama}\n"
+      "shape: {phase: prefill, sequences: 1, tokens: 8, context: 8, config: c}\n"
+      "ops:\n- {name: q, layer: 0, op: q_proj, M: 8, N: 16, K: 32, batch: 1}\n";
+  auto check = [&](const std::string& yaml, const std::string& want) {
+    {
+      std::ofstream o(dir + "/trace.yaml");
+      o << yaml;
+    }
+    const std::string e = error_of([&] { io::read_trace(dir); });
+    EXPECT_NE(e.find(dir + "/trace.yaml: " + want), std::string::npos) << e << "\n  wanted: " << want;
+  };
+  {
+    std::ofstream o(dir + "/trace.yaml");
+    o << good;
+  }
+  EXPECT_EQ(io::read_trace(dir).ops.size(), 1u);
+  auto rep = [&](const std::string& from, const std::string& to) {
+    std::string y = good;
+    return y.replace(y.find(from), from.size(), to);
+  };
+  check(rep("M: 8, ", ""), "ops[0].M: required field is missing");
+  check(rep("M: 8", "M: eight"), "ops[0] (q).M: must be an integer, got 'eight'");
+  check(rep("M: 8", "M: \"8\""), "ops[0] (q).M: must be an integer, got string '8'");
+  check(rep("M: 8", "M: 0"), "ops[0] (q).M: 0 is out of range [1, 2147483647]");
+  check(rep("batch: 1}", "batch: 1, heads: 2}"), "ops[0].heads: unknown field (allowed:");
+  check(rep("op: q_proj", "op: qproj"), "ops[0] (q).op: 'qproj' is not one of q_proj");
+  check(rep("batch: 1}", "batch: 1, a: {file: a.npy, dtype: float32}}"), "ops[0] (q).a: shape-only traces carry no tensors");
+  check(rep("hifsim-trace/1", "hifsim-trace/2"), "schema: 'hifsim-trace/2' is not 'hifsim-trace/1'");
+  check(rep("kind: shape-only", "kind: captured"), "model.revision: must be the sha256");
+  check(good + "- {name: q, layer: 0, op: q_proj, M: 8, N: 16, K: 32, batch: 1}\n", "ops[1].name: duplicate op name 'q'");
+  check("ops: [\n", "(yaml): parse error at line");
+  EXPECT_NE(error_of([&] { io::read_trace(dir + "/nothing"); }).find("trace.yaml is missing"), std::string::npos);
+}

@@ -52,5 +52,159 @@ package hifsim_pkg;
   localparam int HIF4_X_MIN        = -104;
   localparam int HIF4_X_MAX        = 22;
 
+  // ---- element and scale codes (model/datapath/element.hpp, model/formats/scales.hpp) ----
+  localparam logic [7:0]  E4M3_NAN_MAG   = 8'h7F;   // 0x7F / 0xFF
+  localparam logic [7:0]  E8M0_NAN       = 8'hFF;
+  localparam int          E8M0_BIAS      = 127;
+  localparam logic [7:0]  HIF8_NAN       = 8'h80;
+  localparam logic [7:0]  HIF8_INF_MAG   = 8'h6F;   // 0x6F / 0xEF
+
+  // ---- NVFP4 64-element dot product (docs/datapath.md section 2; Nvfp4DotBounds) ----
+  localparam int NV_SUBBLOCKS    = 4;    // 16 elements each, one E4M3 scale per operand
+  localparam int NV_W_P          = 9;    // s1 p[k] = aA * aB (quarter units), two's complement
+  localparam int NV_W_SUB        = 13;   // s2 S[j] = sum of 16 products
+  localparam int NV_W_SS         = 8;    // s3 ss[j] = sigA * sigB, unsigned
+  localparam int NV_W_TT         = 6;    // s3 tt[j] = tA + tB, two's complement
+  localparam int NV_W_PARTIAL    = 20;   // s4 P[j] = S[j] * ss[j], |P| <= 518400 < 2^19
+  localparam int NV_W_ALIGNED    = 48;   // s5 Q[j] = P[j] << (tt[j] + 18), |Q| <= 518400 * 2^28 < 2^47
+  localparam int NV_W_TOTAL      = 50;   // s6 T = sum of Q[j], |T| < 2^49
+  localparam int NV_ALIGN_OFFSET = 18;   // shift = tt + 18 (0..28)
+  localparam int NV_LSB_EXP      = -20;  // s7 out = RNE_fp32(T * 2^-20)
+  localparam int NV_MAX_A        = 12;
+  localparam int NV_MAX_P        = 144;
+  localparam int NV_MAX_SUB      = 2304;
+  localparam int NV_MAX_SS       = 225;
+  localparam int NV_MAX_PARTIAL  = 518400;
+  localparam int NV_TT_MIN       = -18;
+  localparam int NV_TT_MAX       = 10;
+
+  // ---- MXFP4 64-wide (docs/datapath.md section 3): two 32-element blocks ----
+  localparam int MX4_W_SUM       = 14;   // s2 S[b] = sum of 32 products (quarter units)
+  localparam int MX4_MAX_SUM     = 4608;
+  localparam int MX4_W_X         = 10;   // s3 X[b] = xa + xb - 256, two's complement
+  localparam int MX4_EXP_OFFSET  = 256;  // (xa - 127) + (xb - 127) - 2
+  localparam int MX4_X_MIN       = -256;
+  localparam int MX4_X_MAX       = 252;
+  localparam int MX4_JAM_DIST    = 40;   // s4: a term more than 40 binades below the other is a sticky bit
+
+  // ---- MXFP8 32-wide (docs/datapath.md section 3) ----
+  localparam int MX8_E4M3_MIN_EXP = -18;  // lowest product exponent = the sum's LSB weight
+  localparam int MX8_E5M2_MIN_EXP = -32;
+  localparam int MX8_E4M3_W_SUM   = 42;   // s2 exact sum of 32 aligned products, two's complement:
+  localparam int MX8_E5M2_W_SUM   = 70;   //    |sum| <= 32 * 196 * 2^28 < 2^41 / 32 * 49 * 2^58 < 2^69
+  localparam int MX8_EXP_OFFSET   = 254;  // s3 X = xa + xb - 254
+
+  // ---- HiF8 N-wide and BF16 64-wide aligned dot products (docs/datapath.md sections 4-5) ----
+  localparam int HIF8_PROD_BITS  = 8;    // P: product significand bits
+  localparam int HIF8_EXACT_W    = 82;   // a window that never drops a bit (W = 0 in the model)
+  localparam int BF16_PROD_BITS  = 16;
+  localparam int BF16_EXACT_W    = 538;
+  localparam int BF16_DEFAULT_W  = 64;   // the model's default_align for BF16 (sticky)
+
+  // ---- 2:4 sparse residual select-multiply (docs/datapath.md section 7; SparseDotBounds) ----
+  localparam int SP_SLOTS        = 32;   // kept elements: 2 per group of 4
+  localparam int SP_UNIT_BITS    = 224;  // meta (32) | 32 nibbles (128) | 32 two-bit indices (64)
+  localparam int SP_W_GROUP      = 11;   // s2 sums of 4 products
+  localparam int SP_W_SHIFTED    = 13;   // s3 level-2 shifts
+  localparam int SP_W_I          = 16;   // s4 I
+  localparam int SP_W_BIG        = 22;   // s6 big = I * SS
+  localparam int SP_MAX_GROUP    = 784;
+  localparam int SP_MAX_SHIFTED  = 3136;
+  localparam int SP_MAX_I        = 25088;
+  localparam int SP_MAX_BIG      = 1229312;
+
+  // ---- HiF4 quantizer (hif4.md section 2; model/formats/hif4.cpp) ----
+  localparam logic [15:0] HIF4Q_C7       = 16'h3E12;  // bf16(1/7) = 146 * 2^-10
+  localparam int          HIF4Q_C7_SIG   = 146;
+  localparam int          HIF4Q_REC_SIG0 = 128;       // REC significands (hidden bit included) by M
+  localparam int          HIF4Q_REC_SIG1 = 205;
+  localparam int          HIF4Q_REC_SIG2 = 171;
+  localparam int          HIF4Q_REC_SIG3 = 146;
+  localparam int          HIF4Q_SF_MIN_EXP = -48;     // scale clamp [2^-48, 49152]
+  localparam int          HIF4Q_SF_MAX     = 49152;
+
   /* verilator lint_on UNUSEDPARAM */
+
+  // ---- element decoders shared by the units (one truth; model/datapath/element.cpp) ----
+  // E2M1 in half units: {sign, magnitude 0,1,2,3,4,6,8,12 (4 bits)}.
+  function automatic logic [4:0] e2m1_half(input logic [3:0] c);
+    logic [3:0] m;
+    case (c[2:0])
+      3'd0: m = 4'd0;
+      3'd1: m = 4'd1;
+      3'd2: m = 4'd2;
+      3'd3: m = 4'd3;
+      3'd4: m = 4'd4;
+      3'd5: m = 4'd6;
+      3'd6: m = 4'd8;
+      default: m = 4'd12;
+    endcase
+    e2m1_half = {c[3], m};
+  endfunction
+
+  // E4M3 (fn): {nan, sign, sig (4 bits), t + 9 (4 bits, 0..14)}; value = sig * 2^t.
+  function automatic logic [9:0] e4m3_dec(input logic [7:0] c);
+    logic [3:0] ex;
+    logic [2:0] m;
+    ex = c[6:3];
+    m  = c[2:0];
+    e4m3_dec = {c[6:0] == E4M3_NAN_MAG[6:0], c[7], (ex != 4'd0) ? {1'b1, m} : {1'b0, m},
+                (ex != 4'd0) ? ex - 4'd1 : 4'd0};
+  endfunction
+
+  // E5M2: {nan, inf, sign, sig (3 bits), t + 16 (5 bits, 0..29)}; value = sig * 2^t.
+  function automatic logic [10:0] e5m2_dec(input logic [7:0] c);
+    logic [4:0] ex;
+    logic [1:0] m;
+    ex = c[6:2];
+    m  = c[1:0];
+    e5m2_dec = {(ex == 5'd31) && (m != 2'd0), (ex == 5'd31) && (m == 2'd0), c[7],
+                (ex != 5'd0) ? {1'b1, m} : {1'b0, m}, (ex != 5'd0) ? ex - 5'd1 : 5'd0};
+  endfunction
+
+  // HiF8 (hif8.md; element.cpp decode_hif8): {nan, inf, sign, sig (4 bits, 1.mmm as 8..15; 0 for
+  // zero), exp (6-bit signed, -25..12)}; value = sig * 2^exp. Denormal 2^(M-23) = 8 * 2^(M-26).
+  function automatic logic [12:0] hif8_dec(input logic [7:0] c);
+    logic [6:0] c7;
+    logic [3:0] sig;
+    logic [4:0] mag;   // |E|
+    logic       es;    // exponent sign
+    logic [5:0] ex;
+    c7 = c[6:0];
+    es = 1'b0;
+    mag = 5'd0;
+    if (c7[6:5] == 2'b11) begin        // D = 4: |E| 8..15, 1 mantissa bit
+      sig = {1'b1, c7[0], 2'b00};
+      es  = c7[4];
+      mag = {2'b01, c7[3:1]};
+    end else if (c7[6:5] == 2'b10) begin  // D = 3: |E| 4..7, 2 bits
+      sig = {1'b1, c7[1:0], 1'b0};
+      es  = c7[4];
+      mag = {3'b001, c7[3:2]};
+    end else if (c7[6:5] == 2'b01) begin  // D = 2: |E| 2..3, 3 bits
+      sig = {1'b1, c7[2:0]};
+      es  = c7[4];
+      mag = {4'b0001, c7[3]};
+    end else if (c7[4]) begin             // D = 1: |E| = 1
+      sig = {1'b1, c7[2:0]};
+      es  = c7[3];
+      mag = 5'd1;
+    end else if (c7[3]) begin             // D = 0: E = 0
+      sig = {1'b1, c7[2:0]};
+    end else begin                        // denormal (or zero / NaN: c7 = 0)
+      sig = (c7 != 7'd0) ? 4'd8 : 4'd0;
+    end
+    if (c7[6:3] == 4'd0) ex = 6'({3'b000, c7[2:0]} - 6'd26);
+    else                 ex = (es ? (6'd0 - {1'b0, mag}) : {1'b0, mag}) - 6'd3;
+    hif8_dec = {c == HIF8_NAN, c7 == HIF8_INF_MAG[6:0], c[7] && (c != HIF8_NAN), sig, ex};
+  endfunction
+
+  // BF16 (element.cpp decode_bf16): {nan, inf, sign, sig (8 bits: 128+f, or f when subnormal),
+  // exp (9-bit signed, (e ? e : 1) - 134)}; value = sig * 2^exp.
+  function automatic logic [19:0] bf16_dec(input logic [15:0] c);
+    logic [7:0] e;
+    e = c[14:7];
+    bf16_dec = {(e == 8'hFF) && (c[6:0] != 7'd0), (e == 8'hFF) && (c[6:0] == 7'd0), c[15],
+                e != 8'd0, c[6:0], 9'({1'b0, (e != 8'd0) ? e : 8'd1} - 9'd134)};
+  endfunction
 endpackage

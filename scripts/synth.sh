@@ -21,6 +21,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 UNITS=(
   "hif4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hif4_dot64.sv|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
   "fp32_acc|hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv|MANT_BITS=23;ROUND_RZ=0 MANT_BITS=23;ROUND_RZ=1 MANT_BITS=13;ROUND_RZ=0 MANT_BITS=13;ROUND_RZ=1 MANT_BITS=10;ROUND_RZ=0 MANT_BITS=10;ROUND_RZ=1 MANT_BITS=7;ROUND_RZ=0 MANT_BITS=7;ROUND_RZ=1"
+  "nvfp4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv nvfp4_dot64.sv|STAGES=0 STAGES=3 STAGES=5"
+  "mxfp4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv mxfp4_dot64.sv|STAGES=0 STAGES=2 STAGES=4"
+  "mxfp8_dot32|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv mxfp8_dot32.sv|E5M2=0;STAGES=2 E5M2=1;STAGES=2"
+  "hif8_dot|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv hifsim_aligned_dot.sv hif8_dot.sv|N=16;W=24 N=16;W=40 N=16;W=82 N=32;W=24 N=32;W=40 N=32;W=82 N=64;W=24 N=64;W=40 N=64;W=82 N=64;W=40;STICKY=1"
+  "bf16_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv hifsim_aligned_dot.sv bf16_dot64.sv|W=32;STICKY=1 W=64;STICKY=1 W=64;STICKY=0"
+  "sparse_residual_add|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv hifsim_fp_add.sv sparse_residual_add.sv|STAGES=3"
+  "hif4_quantizer|hifsim_pkg.sv hifsim_pipe_reg.sv hif4_quantizer.sv|STAGES=3 STAGES=3;ELEM_RNE=1;CMP_BF16=1"
 )
 
 OUT="$ROOT/build/synth/synth.csv"
@@ -30,7 +37,7 @@ KEEP_LOGS=0
 
 usage() {
   cat <<EOF
-usage: scripts/synth.sh [--out FILE] [--only REGEX] [--jobs N] [--keep-logs] [--list]
+usage: scripts/synth.sh [--out FILE] [--only REGEX] [--jobs N] [--keep-logs] [--list] [--check-complete]
 
 Synthesises every rtl/ module and parameter set with Yosys (generic cells; stat and
 stat -tech cmos) and writes a CSV:
@@ -41,10 +48,13 @@ stat -tech cmos) and writes a CSV:
   --jobs N       parallel Yosys runs (default 1; the machine's cores are shared)
   --keep-logs    keep every Yosys log (default: only the logs of failed runs)
   --list         print the runs and exit
+  --check-complete  exit 1 unless UNITS lists every top module of rtl/*.sv (a module that no
+                 other rtl/*.sv file instantiates); runs no synthesis (CTest rtl.synth_sh_lists_every_module)
 EOF
 }
 
 LIST=0
+CHECK=0
 while (($#)); do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -53,9 +63,29 @@ while (($#)); do
     --jobs) JOBS="$2"; shift 2 ;;
     --keep-logs) KEEP_LOGS=1; shift ;;
     --list) LIST=1; shift ;;
+    --check-complete) CHECK=1; shift ;;
     *) echo "synth.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
 done
+
+if ((CHECK)); then
+  listed=" "
+  for u in "${UNITS[@]}"; do listed+="${u%%|*} "; done
+  missing=0
+  for f in "$ROOT"/rtl/*.sv; do
+    mod="$(sed -n 's/^module \([A-Za-z_0-9]*\).*/\1/p' "$f" | head -1)"
+    [[ -n "$mod" ]] || continue
+    # Instantiated by another rtl/ module (`name #(` or `name u_...`): synthesised inside it.
+    if grep -lE "^[[:space:]]*${mod}[[:space:]]*(#|u_)" "$ROOT"/rtl/*.sv | grep -qv "^$f\$"; then continue; fi
+    if [[ "$listed" != *" $mod "* ]]; then
+      echo "synth.sh: top module $mod ($f) is not in UNITS" >&2
+      missing=1
+    fi
+  done
+  ((missing)) && exit 1
+  echo "synth.sh: UNITS lists every top module of rtl/*.sv"
+  exit 0
+fi
 
 OUT="$(realpath -m "$OUT")"
 YOSYS="${YOSYS:-yosys}"

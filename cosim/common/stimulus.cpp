@@ -1,8 +1,12 @@
 #include "stimulus.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "formats/bits.hpp"
+#include "formats/hif8.hpp"
+#include "formats/mx.hpp"
+#include "formats/nvfp4.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
 
@@ -170,6 +174,144 @@ fmt::Hif4Unit hif4_from_words(const uint32_t* w) {
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) u.nib[8 * i + j] = static_cast<uint8_t>((w[1 + i] >> (4 * j)) & 0xF);
   return u;
+}
+
+// ---------------------------------------------------------------------------------------
+void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w) {
+  const int nw = packed_words(n, bits);
+  for (int i = 0; i < nw; ++i) w[i] = 0;
+  const uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+  for (int k = 0; k < n; ++k) w[(k * bits) / 32] |= (static_cast<uint32_t>(c[k]) & mask) << ((k * bits) % 32);
+}
+
+void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c) {
+  const uint32_t mask = (1u << bits) - 1;
+  for (int k = 0; k < n; ++k) c[k] = static_cast<uint16_t>((w[(k * bits) / 32] >> ((k * bits) % 32)) & mask);
+}
+
+uint8_t e4m3_mixed(SplitMix64& r) {
+  const uint8_t sign = static_cast<uint8_t>((r.next() & 1) << 7);
+  const uint64_t k = r.below(100);
+  if (k < 4) return sign | 0x7F;                                           // NaN
+  if (k < 12) return sign;                                                 // +-0
+  if (k < 20) return sign | static_cast<uint8_t>(1 + r.below(7));         // subnormal
+  return sign | static_cast<uint8_t>(8 + r.below(0x7F - 8));              // normal (0x08..0x7E)
+}
+
+uint8_t e5m2_mixed(SplitMix64& r) {
+  const uint8_t sign = static_cast<uint8_t>((r.next() & 1) << 7);
+  const uint64_t k = r.below(100);
+  if (k < 3) return sign | static_cast<uint8_t>(0x7D + r.below(3));      // NaN
+  if (k < 6) return sign | 0x7C;                                           // Inf
+  if (k < 14) return sign;
+  if (k < 22) return sign | static_cast<uint8_t>(1 + r.below(3));
+  return sign | static_cast<uint8_t>(4 + r.below(0x7C - 4));
+}
+
+uint8_t hif8_mixed(SplitMix64& r) {
+  const uint64_t k = r.below(100);
+  if (k < 3) return fmt::kHif8NaN;
+  if (k < 6) return static_cast<uint8_t>(fmt::kHif8PosInf | ((r.next() & 1) << 7));
+  if (k < 14) return 0x00;
+  const uint8_t sign = static_cast<uint8_t>((r.next() & 1) << 7);
+  if (k < 22) return sign | static_cast<uint8_t>(1 + r.below(7));        // denormal
+  uint8_t c;
+  do c = static_cast<uint8_t>(8 + r.below(0x78)); while (c == fmt::kHif8PosInf);
+  return sign | c;
+}
+
+uint16_t bf16_mixed(SplitMix64& r) {
+  const uint16_t sign = static_cast<uint16_t>((r.next() & 1) << 15);
+  const uint64_t k = r.below(100);
+  if (k < 3) return sign | static_cast<uint16_t>(0x7F81 + r.below(0x7E));  // NaN
+  if (k < 6) return sign | 0x7F80;                                         // Inf
+  if (k < 14) return sign;
+  if (k < 22) return sign | static_cast<uint16_t>(1 + r.below(0x7F));     // subnormal
+  return sign | static_cast<uint16_t>(0x80 + r.below(0x7F80 - 0x80));     // normal
+}
+
+uint16_t bf16_near(SplitMix64& r, int lo, int hi) {
+  const uint16_t sign = static_cast<uint16_t>((r.next() & 1) << 15);
+  const uint64_t k = r.below(100);
+  if (k < 1) return sign | 0x7F80;
+  if (k < 2) return sign | 0x7FC0;
+  if (k < 8) return sign;
+  const int e = lo + static_cast<int>(r.below(static_cast<uint64_t>(hi - lo + 1)));
+  uint16_t m = static_cast<uint16_t>(r.below(128));
+  if (r.below(4) == 0) m &= static_cast<uint16_t>(~((1u << r.below(8)) - 1));  // short significands: exact sums, ties
+  return sign | static_cast<uint16_t>(e << 7) | m;
+}
+
+void nvfp4_quantize64(SplitMix64& r, const float* x, uint8_t* codes, uint8_t* scales) {
+  float amax = 0.0f;
+  for (int k = 0; k < 64; ++k) amax = std::fmax(amax, std::fabs(x[k]));
+  const fmt::NvfpRecipe rec = r.below(4) == 0 ? fmt::NvfpRecipe::torchao : fmt::NvfpRecipe::te;
+  const fmt::Nvfp4TensorScale ts = fmt::nvfp4_tensor_scale(std::isfinite(amax) ? amax : 0.0f, rec);
+  for (int j = 0; j < 4; ++j) fmt::nvfp4_quantize_block(x + 16 * j, 16, ts, rec, codes + 16 * j, scales[j]);
+}
+
+void mx_quantize(SplitMix64& r, const fmt::MiniFloatSpec& elem, const float* x, int n, uint8_t* codes, uint8_t* scales) {
+  fmt::MxOptions o;
+  o.rounding = r.below(4) == 0 ? fmt::Rounding::nearest_away : fmt::Rounding::nearest_even;
+  o.scale_rule = r.below(4) == 0 ? fmt::MxScaleRule::ceil : fmt::MxScaleRule::floor;
+  for (int b = 0; b < n / 32; ++b) fmt::mx_quantize_block(elem, x + 32 * b, 32, o, codes + 32 * b, scales[b]);
+}
+
+void hif8_quantize(SplitMix64& r, const float* x, int n, uint8_t* codes) {
+  fmt::Hif8Encode o;
+  const uint64_t k = r.below(8);
+  if (k == 0) o.rounding = fmt::Rounding::nearest_even;
+  else if (k == 1) o.rounding = fmt::Rounding::toward_zero;
+  o.saturate = r.below(4) == 0;
+  for (int i = 0; i < n; ++i) codes[i] = fmt::hif8_encode(x[i], o);
+}
+
+void bf16_quantize(const float* x, int n, uint16_t* out) {
+  for (int i = 0; i < n; ++i) out[i] = fmt::bf16_from_float(x[i]);
+}
+
+namespace {
+int bitlen128(dp::u128 v) {
+  const uint64_t hi = static_cast<uint64_t>(v >> 64), lo = static_cast<uint64_t>(v);
+  return hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+}
+}  // namespace
+
+RoundClass classify_fp32_round(const dp::ExactValue& v) {
+  RoundClass c;
+  if (v.kind != dp::ExactValue::finite) return c;
+  if (v.mag == 0) {
+    c.zero = c.exact = true;
+    return c;
+  }
+  const int n = bitlen128(v.mag);
+  const int e = v.exp + n - 1;
+  c.subnormal = e < -126;
+  const int q = std::max(e, -126) - 23;  // weight of the last kept bit
+  const int sh = q - v.exp;
+  dp::u128 kept;
+  if (sh <= 0) {
+    c.exact = true;
+    kept = v.mag << (-sh);
+  } else {
+    const dp::u128 rem = sh >= 128 ? v.mag : v.mag & ((static_cast<dp::u128>(1) << sh) - 1);
+    kept = sh >= 128 ? 0 : v.mag >> sh;
+    c.exact = rem == 0;
+    if (sh <= 128) {
+      const dp::u128 half = static_cast<dp::u128>(1) << (sh - 1);
+      c.tie = rem == half;
+      c.up = rem > half || (rem == half && (kept & 1));
+    }
+    if (c.up) {
+      const int before = bitlen128(kept);
+      ++kept;
+      c.carry = bitlen128(kept) > before && (kept & (kept - 1)) == 0;
+    }
+  }
+  c.to_zero = kept == 0;
+  // The rounded value kept * 2^q reaches 2^128.
+  c.overflow = kept != 0 && q + bitlen128(kept) - 1 >= 128;
+  return c;
 }
 
 }  // namespace hifsim::cosim::stim

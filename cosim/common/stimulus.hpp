@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "datapath/exact.hpp"
 #include "formats/hif4.hpp"
+#include "formats/minifloat.hpp"
 #include "util/rng.hpp"
 
 namespace hifsim::cosim::stim {
@@ -64,5 +66,50 @@ fmt::Hif4Unit hif4_quantize_random_opts(SplitMix64& r, const float* x);
 // words 1..8 = elements (element k at bits 32 + 4k).
 void hif4_to_words(const fmt::Hif4Unit& u, uint32_t* w);
 fmt::Hif4Unit hif4_from_words(const uint32_t* w);
+
+// ---- packed code vectors (the RTL's operand ports) ----
+// n codes of `bits` bits (4, 8 or 16) little-endian into 32-bit words: code k at bit bits*k.
+// The word count is (n * bits + 31) / 32.
+void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w);
+void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c);
+inline int packed_words(int n, int bits) { return (n * bits + 31) / 32; }
+
+// ---- element codes with a class mix (the "uniform" sources) ----
+// A code of the format with the special and extreme classes favoured: about 6% NaN / Inf codes
+// (where the format has them), 8% zero, 8% subnormal, the rest uniform over the normal codes.
+uint8_t e4m3_mixed(SplitMix64& r);
+uint8_t e5m2_mixed(SplitMix64& r);
+uint8_t hif8_mixed(SplitMix64& r);
+uint16_t bf16_mixed(SplitMix64& r);
+// Element codes with a common random exponent window (so products are comparable and the
+// alignment sees small gaps), about 2% specials.
+uint16_t bf16_near(SplitMix64& r, int exp_field_lo, int exp_field_hi);
+
+// ---- value-shaped / tensor blocks through the real quantizers of model/formats ----
+// NVFP4: 64 values -> 64 E2M1 codes + 4 E4M3 scales (TE or torchao recipe at random, the
+// per-tensor scale from the block's own amax).
+void nvfp4_quantize64(SplitMix64& r, const float* x, uint8_t* codes, uint8_t* scales);
+// MX: n values (a multiple of 32) -> n element codes + n/32 E8M0 scales, random rounding
+// (RNE / away) and scale rule (floor / ceil).
+void mx_quantize(SplitMix64& r, const fmt::MiniFloatSpec& elem, const float* x, int n, uint8_t* codes,
+                 uint8_t* scales);
+// HiF8 codes (TA rounding mostly; RNE / RZ / saturating at random).
+void hif8_quantize(SplitMix64& r, const float* x, int n, uint8_t* codes);
+// BF16 (RNE).
+void bf16_quantize(const float* x, int n, uint16_t* out);
+
+// ---- rounding classification of an exact value (coverage; independent of the RTL and of
+// round_to_float's code) ----
+struct RoundClass {
+  bool zero = false;          // the exact value is 0
+  bool exact = false;         // representable in FP32 (no rounding)
+  bool tie = false;           // exactly half an ulp
+  bool up = false;            // RNE rounds the magnitude up
+  bool carry = false;         // the round-up carries into a new binade
+  bool subnormal = false;     // the exact value lies below 2^-126
+  bool overflow = false;      // rounds to Inf
+  bool to_zero = false;       // nonzero, rounds to zero
+};
+RoundClass classify_fp32_round(const dp::ExactValue& v);
 
 }  // namespace hifsim::cosim::stim

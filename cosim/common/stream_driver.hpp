@@ -71,6 +71,13 @@ class StreamDriver {
     std::function<void(const Vector&, uint32_t* expected)> golden;  // C++ model (+ coverage)
     // Optional: drives random junk on the data inputs while in_valid = 0 (the unit must ignore it).
     std::function<void(Model&, SplitMix64&)> set_idle_inputs;
+    // Optional: vectors of several transactions (a sequence whose outputs depend on the earlier
+    // ones, e.g. accumulator steps; the first step must make the sequence independent of the
+    // vectors before it). steps(v) gives their number, set_inputs_step drives step s, and golden
+    // fills steps(v) * out_words expected words (step s at s * out_words). Mismatches are reported
+    // with the step. Without these hooks every vector is one transaction.
+    std::function<int(const Vector&)> steps;
+    std::function<void(Model&, const Vector&, int step)> set_inputs_step;
   };
 
   StreamDriver(Session& s, Hooks h, int out_words) : s_(s), h_(std::move(h)), out_words_(out_words) {
@@ -103,18 +110,22 @@ class StreamDriver {
     struct InFlight {
       uint64_t index;
       Vector v;
-      std::vector<uint32_t> expected;
+      std::vector<uint32_t> expected;  // pending: every step; in flight: this step
+      int step = 0, nsteps = 1;
     };
     std::deque<InFlight> q;
     InFlight pending;
     bool have_pending = false, done = false;
+    const bool multi = static_cast<bool>(h_.steps);
     std::vector<uint32_t> got(static_cast<size_t>(out_words_));
     uint64_t idle_cycles = 0;
     const bool replay = s_.replaying();
     while (true) {
       if (!have_pending && !done) {
         if (vs.next(pending.v, pending.index)) {
-          pending.expected.assign(static_cast<size_t>(out_words_), 0);
+          pending.nsteps = multi ? h_.steps(pending.v) : 1;
+          pending.step = 0;
+          pending.expected.assign(static_cast<size_t>(out_words_ * pending.nsteps), 0);
           h_.golden(pending.v, pending.expected.data());
           have_pending = true;
         } else {
@@ -125,8 +136,12 @@ class StreamDriver {
       if (s_.stop()) break;
       const bool bubble = !replay && hs.uniform() < p_idle;
       m.in_valid = have_pending && !bubble;
-      if (m.in_valid) h_.set_inputs(m, pending.v);
-      else if (h_.set_idle_inputs) h_.set_idle_inputs(m, hs);
+      if (m.in_valid) {
+        if (multi) h_.set_inputs_step(m, pending.v, pending.step);
+        else h_.set_inputs(m, pending.v);
+      } else if (h_.set_idle_inputs) {
+        h_.set_idle_inputs(m, hs);
+      }
       m.out_ready = replay || !(hs.uniform() < p_stall);
       sim.low();
       const bool fire_in = m.in_valid && m.in_ready;
@@ -136,8 +151,20 @@ class StreamDriver {
       if (bubble && have_pending) s_.cov().hit(cov_bubble_);
       if (fire_in && fire_out) s_.cov().hit(cov_full_);
       if (fire_in) {
-        q.push_back(pending);
-        have_pending = false;
+        if (multi) {
+          InFlight f;
+          f.index = pending.index;
+          f.v = pending.v;
+          f.step = pending.step;
+          f.nsteps = pending.nsteps;
+          const auto* e = pending.expected.data() + static_cast<size_t>(out_words_ * pending.step);
+          f.expected.assign(e, e + out_words_);
+          q.push_back(std::move(f));
+          have_pending = ++pending.step < pending.nsteps;
+        } else {
+          q.push_back(pending);
+          have_pending = false;
+        }
       }
       if (fire_out) {
         if (q.empty()) {
@@ -146,8 +173,8 @@ class StreamDriver {
         }
         h_.get_outputs(m, got.data());
         const InFlight& f = q.front();
-        s_.check(f.index, f.v, f.expected.data(), got.data());
-        s_.count_vector(f.v);
+        s_.check(f.index, f.v, f.expected.data(), got.data(), multi ? f.step : -1);
+        if (f.step + 1 == f.nsteps) s_.count_vector(f.v);
         q.pop_front();
       }
       sim.high();
@@ -165,25 +192,30 @@ class StreamDriver {
     Sim<Model> sim(vcd_path);
     Model& m = *sim.m;
     reset(sim);
-    std::vector<uint32_t> expected(static_cast<size_t>(out_words_)), got(static_cast<size_t>(out_words_));
+    const int nsteps = h_.steps ? h_.steps(v) : 1;
+    const size_t n = static_cast<size_t>(out_words_ * nsteps);
+    std::vector<uint32_t> expected(n), got(n);
     h_.golden(v, expected.data());
-    bool sent = false;
+    int sent = 0, received = 0;
     for (uint64_t c = 0; c < hang_cycles; ++c) {
-      m.in_valid = !sent;
-      h_.set_inputs(m, v);
+      m.in_valid = sent < nsteps;
+      if (h_.steps) h_.set_inputs_step(m, v, sent < nsteps ? sent : nsteps - 1);
+      else h_.set_inputs(m, v);
       m.out_ready = 1;
       sim.low();
       const bool fire_in = m.in_valid && m.in_ready;
       if (m.out_valid && m.out_ready) {
-        h_.get_outputs(m, got.data());
-        sim.high();
-        sim.cycle();
-        return got != expected;
+        h_.get_outputs(m, got.data() + static_cast<size_t>(out_words_ * received));
+        if (++received == nsteps) {
+          sim.high();
+          sim.cycle();
+          return got != expected;
+        }
       }
       sim.high();
-      sent = sent || fire_in;
+      sent += fire_in ? 1 : 0;
     }
-    return true;  // no output at all
+    return true;  // not every output came
   }
 
  private:

@@ -16,10 +16,19 @@
 #include <string>
 
 #include "common/stimulus.hpp"
+#include "datapath/aligned_dot.hpp"
+#include "datapath/element.hpp"
 #include "datapath/fp_add.hpp"
+#include "datapath/gemm.hpp"
 #include "datapath/hif4_dot.hpp"
+#include "datapath/mx_dot.hpp"
+#include "datapath/nvfp4_dot.hpp"
+#include "datapath/residual.hpp"
+#include "formats/hif8.hpp"
+#include "formats/nvfp4.hpp"
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
+#include "formats/mx.hpp"
 #include "formats/scales.hpp"
 
 using namespace hifsim;
@@ -113,7 +122,18 @@ TEST_F(PkgConstants, EveryConstantIsChecked) {
                            "HIF4_UNIT_BITS", "E6M2_BIAS", "E6M2_NAN", "E6M2_MAX", "HIF4_W_A", "HIF4_W_P", "HIF4_W_GROUP",
                            "HIF4_W_SHIFTED", "HIF4_W_I", "HIF4_W_SS", "HIF4_W_X", "HIF4_W_BIG", "HIF4_EXP_OFFSET",
                            "HIF4_MAX_A", "HIF4_MAX_P", "HIF4_MAX_GROUP", "HIF4_MAX_SHIFTED", "HIF4_MAX_I", "HIF4_MAX_BIG",
-                           "HIF4_SS_MIN", "HIF4_SS_MAX", "HIF4_X_MIN", "HIF4_X_MAX"};
+                           "HIF4_SS_MIN", "HIF4_SS_MAX", "HIF4_X_MIN", "HIF4_X_MAX",
+                           // issue-4 units
+                           "E4M3_NAN_MAG", "E8M0_NAN", "E8M0_BIAS", "HIF8_NAN", "HIF8_INF_MAG", "NV_SUBBLOCKS", "NV_W_P",
+                           "NV_W_SUB", "NV_W_SS", "NV_W_TT", "NV_W_PARTIAL", "NV_W_ALIGNED", "NV_W_TOTAL", "NV_ALIGN_OFFSET",
+                           "NV_LSB_EXP", "NV_MAX_A", "NV_MAX_P", "NV_MAX_SUB", "NV_MAX_SS", "NV_MAX_PARTIAL", "NV_TT_MIN",
+                           "NV_TT_MAX", "MX4_W_SUM", "MX4_MAX_SUM", "MX4_W_X", "MX4_EXP_OFFSET", "MX4_X_MIN", "MX4_X_MAX",
+                           "MX4_JAM_DIST", "MX8_E4M3_MIN_EXP", "MX8_E5M2_MIN_EXP", "MX8_E4M3_W_SUM", "MX8_E5M2_W_SUM",
+                           "MX8_EXP_OFFSET", "HIF8_PROD_BITS", "HIF8_EXACT_W", "BF16_PROD_BITS", "BF16_EXACT_W",
+                           "BF16_DEFAULT_W", "SP_SLOTS", "SP_UNIT_BITS", "SP_W_GROUP", "SP_W_SHIFTED", "SP_W_I", "SP_W_BIG",
+                           "SP_MAX_GROUP", "SP_MAX_SHIFTED", "SP_MAX_I", "SP_MAX_BIG", "HIF4Q_C7", "HIF4Q_C7_SIG",
+                           "HIF4Q_REC_SIG0", "HIF4Q_REC_SIG1", "HIF4Q_REC_SIG2", "HIF4Q_REC_SIG3", "HIF4Q_SF_MIN_EXP",
+                           "HIF4Q_SF_MAX"};
   std::map<std::string, long long> rest = *pkg_;
   for (const char* c : checked) rest.erase(c);
   for (const auto& kv : rest) ADD_FAILURE() << "package constant " << kv.first << " has no C++ check in " << __FILE__;
@@ -184,6 +204,115 @@ TEST_F(PkgConstants, Hif4StageBoundsAndWidths) {
   dp::Hif4Dot64::compute(u, u, &st);
   EXPECT_EQ(st.exp, get("HIF4_X_MIN"));
   EXPECT_EQ(st.scale_prod, get("HIF4_SS_MIN"));
+}
+
+TEST_F(PkgConstants, ElementCodes) {
+  EXPECT_EQ(dp::decode_e4m3(static_cast<uint8_t>(get("E4M3_NAN_MAG"))).kind, dp::Elem::nan);
+  EXPECT_EQ(dp::decode_e4m3(static_cast<uint8_t>(get("E4M3_NAN_MAG") | 0x80)).kind, dp::Elem::nan);
+  EXPECT_EQ(get("E4M3_NAN_MAG"), fmt::kE4M3.nan_code);
+  EXPECT_EQ(get("E8M0_NAN"), fmt::kE8M0NaN);
+  EXPECT_EQ(fmt::e8m0_decode(static_cast<uint8_t>(get("E8M0_BIAS"))), 1.0f);
+  EXPECT_EQ(get("HIF8_NAN"), fmt::kHif8NaN);
+  EXPECT_EQ(get("HIF8_INF_MAG"), fmt::kHif8PosInf);
+}
+
+TEST_F(PkgConstants, Nvfp4) {
+  using B = dp::Nvfp4DotBounds;
+  EXPECT_EQ(get("NV_SUBBLOCKS"), 64 / fmt::kNvfp4Block);
+  EXPECT_EQ(get("NV_MAX_A"), B::a);
+  EXPECT_EQ(get("NV_MAX_P"), B::p);
+  EXPECT_EQ(get("NV_MAX_SUB"), B::sub);
+  EXPECT_EQ(get("NV_MAX_SS"), B::ss);
+  EXPECT_EQ(get("NV_MAX_PARTIAL"), B::partial);
+  EXPECT_EQ(get("NV_TT_MIN"), B::tt_min);
+  EXPECT_EQ(get("NV_TT_MAX"), B::tt_max);
+  EXPECT_EQ(get("NV_ALIGN_OFFSET"), -B::tt_min);
+  const long long aligned = static_cast<long long>(B::partial) << (B::tt_max - B::tt_min);
+  EXPECT_EQ(get("NV_W_P"), signed_width(B::p));
+  EXPECT_EQ(get("NV_W_SUB"), signed_width(B::sub));
+  EXPECT_EQ(get("NV_W_SS"), unsigned_width(B::ss));
+  EXPECT_EQ(get("NV_W_TT"), std::max(signed_width(-B::tt_min), signed_width(B::tt_max)));
+  EXPECT_EQ(get("NV_W_PARTIAL"), signed_width(B::partial));
+  EXPECT_EQ(get("NV_W_ALIGNED"), signed_width(aligned));
+  EXPECT_EQ(get("NV_W_TOTAL"), signed_width(4 * aligned));
+  // One quarter-unit product with both scales 2^-9 * 1 (subnormal code 0x01): T = 1 -> 2^LSB.
+  uint8_t ca[64] = {}, cb[64] = {}, s1[4] = {1, 1, 1, 1};
+  ca[0] = cb[0] = 1;
+  EXPECT_EQ(dp::Nvfp4Dot64::compute(ca, s1, cb, s1).value, std::ldexp(1.0f, static_cast<int>(get("NV_LSB_EXP"))));
+  // The bounds are reached (all 6.0 codes, scales 0x77 = 15 * 2^4: ss = 225).
+  uint8_t cm[64], sm[4] = {0x77, 0x77, 0x77, 0x77};
+  for (auto& x : cm) x = 7;
+  dp::Nvfp4DotStages st;
+  dp::Nvfp4Dot64::compute(cm, sm, cm, sm, &st);
+  EXPECT_EQ(st.sub[0], get("NV_MAX_SUB"));
+  EXPECT_EQ(st.partial[0], get("NV_MAX_PARTIAL"));
+}
+
+TEST_F(PkgConstants, Mx) {
+  uint8_t c[64], s[2];
+  for (auto& x : c) x = 7;
+  dp::Mxfp4DotStages st;
+  s[0] = s[1] = 0;
+  dp::Mxfp4Dot64::compute(c, s, c, s, &st);
+  EXPECT_EQ(st.block_sum[0], get("MX4_MAX_SUM"));
+  EXPECT_EQ(st.exp[0], get("MX4_X_MIN"));
+  EXPECT_EQ(st.exp[0], 0 + 0 - get("MX4_EXP_OFFSET"));
+  s[0] = s[1] = 254;
+  dp::Mxfp4Dot64::compute(c, s, c, s, &st);
+  EXPECT_EQ(st.exp[0], get("MX4_X_MAX"));
+  EXPECT_EQ(get("MX4_W_SUM"), signed_width(get("MX4_MAX_SUM")));
+  EXPECT_EQ(get("MX4_W_X"), std::max(signed_width(-get("MX4_X_MIN")), signed_width(get("MX4_X_MAX"))));
+  // A low term more than JAM_DIST binades down lies below 2^(Xh-25) (|S| < 2^13), and the jam
+  // bit 2^(Xh-JAM_DIST) too: both strictly inside one rounding interval of the result.
+  EXPECT_GE(get("MX4_JAM_DIST") + 1, unsigned_width(get("MX4_MAX_SUM")) + 25);
+  // MXFP8: the lowest product exponent, the sum width (two's complement, all-max products at
+  // the largest shift), the scale offset.
+  EXPECT_EQ(get("MX8_E4M3_MIN_EXP"), 2 * dp::decode_e4m3(0x01).exp);
+  EXPECT_EQ(get("MX8_E5M2_MIN_EXP"), 2 * dp::decode_e5m2(0x01).exp);
+  const dp::Elem m4 = dp::decode_e4m3(fmt::kE4M3.max_finite), m5 = dp::decode_e5m2(fmt::kE5M2.max_finite);
+  const long long max4 = 32LL * m4.sig * m4.sig << (2 * m4.exp - get("MX8_E4M3_MIN_EXP"));
+  const long double max5 = 32.0L * m5.sig * m5.sig * std::ldexp(1.0L, static_cast<int>(2 * m5.exp - get("MX8_E5M2_MIN_EXP")));
+  EXPECT_EQ(get("MX8_E4M3_W_SUM"), signed_width(max4));
+  EXPECT_EQ(get("MX8_E5M2_W_SUM"), 2 + static_cast<int>(std::floor(std::log2(max5))));
+  uint8_t e[32] = {}, one = 0x38;  // E4M3 1.0
+  e[0] = one;
+  EXPECT_EQ(dp::Mxfp8Dot32::compute(fmt::kE4M3, e, 127, e, 127).value, 1.0f);
+  dp::Mxfp8DotStages st8;
+  dp::Mxfp8Dot32::compute(fmt::kE4M3, e, 0, e, 0, &st8);
+  EXPECT_EQ(st8.scale_exp, 0 + 0 - get("MX8_EXP_OFFSET"));
+}
+
+TEST_F(PkgConstants, AlignedAndSparse) {
+  EXPECT_EQ(get("HIF8_PROD_BITS"), dp::kHif8ProductBits);
+  EXPECT_EQ(get("HIF8_EXACT_W"), dp::kHif8ExactWidth);
+  EXPECT_EQ(get("BF16_PROD_BITS"), dp::kBf16ProductBits);
+  EXPECT_EQ(get("BF16_EXACT_W"), dp::kBf16ExactWidth);
+  EXPECT_EQ(get("BF16_DEFAULT_W"), dp::default_align(fmt::Format::bf16).width);
+  EXPECT_EQ(dp::default_align(fmt::Format::bf16).policy, dp::AlignPolicy::sticky);
+  EXPECT_EQ(dp::default_align(fmt::Format::hif8).width, 0);
+  using S = dp::SparseDotBounds;
+  EXPECT_EQ(get("SP_SLOTS"), 32);
+  EXPECT_EQ(get("SP_UNIT_BITS"), 32 + 4 * get("SP_SLOTS") + 2 * get("SP_SLOTS"));
+  EXPECT_EQ(get("SP_MAX_GROUP"), S::group);
+  EXPECT_EQ(get("SP_MAX_SHIFTED"), S::shifted);
+  EXPECT_EQ(get("SP_MAX_I"), S::i_sum);
+  EXPECT_EQ(get("SP_MAX_BIG"), S::big);
+  EXPECT_EQ(get("SP_W_GROUP"), signed_width(S::group));
+  EXPECT_EQ(get("SP_W_SHIFTED"), signed_width(S::shifted));
+  EXPECT_EQ(get("SP_W_I"), signed_width(S::i_sum));
+  EXPECT_EQ(get("SP_W_BIG"), signed_width(S::big));
+}
+
+TEST_F(PkgConstants, Hif4Quantizer) {
+  EXPECT_EQ(fmt::bf16_to_float(static_cast<uint16_t>(get("HIF4Q_C7"))), 0.142578125f);
+  EXPECT_EQ(fmt::bf16_to_float(static_cast<uint16_t>(get("HIF4Q_C7"))), std::ldexp(static_cast<float>(get("HIF4Q_C7_SIG")), -10));
+  const char* rec[4] = {"HIF4Q_REC_SIG0", "HIF4Q_REC_SIG1", "HIF4Q_REC_SIG2", "HIF4Q_REC_SIG3"};
+  for (int m = 0; m < 4; ++m) EXPECT_EQ(get(rec[m]), fmt::kHif4RecipSig[m]) << m;
+  // The clamp: an all-zero block gets E6M2 0x00 = 2^SF_MIN_EXP, a huge block 0xFE = SF_MAX.
+  uint16_t x[64] = {};
+  EXPECT_EQ(fmt::e6m2_decode(fmt::hif4_quantize_bf16(x).e6m2), std::ldexp(1.0f, static_cast<int>(get("HIF4Q_SF_MIN_EXP"))));
+  x[0] = 0x7F7F;
+  EXPECT_EQ(fmt::e6m2_decode(fmt::hif4_quantize_bf16(x).e6m2), static_cast<float>(get("HIF4Q_SF_MAX")));
 }
 
 TEST(CosimStimulus, Hif4WordsAreLayoutA) {

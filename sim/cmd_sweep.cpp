@@ -119,7 +119,7 @@ void run_python(const std::vector<std::string>& argv) {
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error("pareto plot", argv[1], "failed");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error(argv[1], argv.size() > 2 ? argv[2] : "", "failed");
 }
 
 std::string self_exe() {
@@ -231,6 +231,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.outputs.emplace_back(out + "/results.csv", std::to_string(rows) + " of " + std::to_string(all.size()) + " points");
   m.write(out + "/manifest.json");
   if (!p.is_set("quiet")) std::cerr << "[sweep] " << rows << "/" << all.size() << " points in " << out << "/results.csv\n";
+  // Parquet copy of the merged CSV when pyarrow is installed (optional; the script says so if not).
+  if (rows > 0) run_python({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/results_parquet.py", out + "/results.csv"});
   if (!p.is_set("no-plots") && rows > 0)
     run_python({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/pareto.py", out + "/results.csv",
                 "--out", out + "/pareto"});

@@ -71,6 +71,17 @@ class SweepCli(unittest.TestCase):
         self.assertLessEqual(by[("32", "16", "256")], by[("2", "2", "256")])
         self.assertTrue(os.path.isfile(os.path.join(self.out, "pareto.png")))
         self.assertTrue(os.path.isfile(os.path.join(self.out, "manifest.json")))
+        # Parquet copy exactly when pyarrow is installed (optional dependency).
+        parquet = os.path.join(self.out, "results.parquet")
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            self.assertFalse(os.path.exists(parquet))
+        else:
+            t = pq.read_table(parquet)
+            self.assertEqual(t.num_rows, 100)
+            self.assertEqual(sorted(t.column("id").to_pylist()), sorted(ids))
+            self.assertEqual(t.column("cycles").to_pylist(), [int(r["cycles"]) for r in rows])
         # Same points, same bits: a fresh run reproduces every result file.
         out2 = os.path.join(self.tmp, "sw2")
         hifsim("sweep", "--sweep", SWEEP, "--out", out2, "--jobs", "1", "--quiet", "--no-plots")

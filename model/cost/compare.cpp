@@ -26,11 +26,27 @@ std::string widths(const UnitSpec& s) {
   return n + " x" + std::to_string(s.lanes);
 }
 
-double measured_rtl(const std::vector<SynthRow>& rows, const std::string& fmt_name, double tpg) {
+// The Yosys synthesis of exactly this unit: the combinational module (STAGES=0 given explicitly;
+// a row without STAGES was synthesised at the module's default depth, with pipeline registers)
+// with the same lanes, window and sticky policy for the aligned units. -1 when the snapshot has
+// no such row (the report then shows "-", never a row of other parameters).
+double measured_rtl(const std::vector<SynthRow>& rows, const UnitSpec& s, const std::string& fmt_name, double tpg) {
+  const auto param = [](const SynthRow& r, const char* k, int dflt) {
+    const auto it = r.params.find(k);
+    return it == r.params.end() ? dflt : it->second;
+  };
+  const bool aligned = s.format == fmt::Format::hif8 || s.format == fmt::Format::bf16;
   for (const auto& r : rows) {
     if (r.module.rfind(fmt_name + "_dot", 0) != 0) continue;
-    auto it = r.params.find("STAGES");
-    if (it != r.params.end() && it->second != 0) continue;
+    if (param(r, "STAGES", -1) != 0) continue;
+    if (aligned) {
+      // RTL W=0 is HiF8's exact window (kHif8ExactWidth bits); bf16_dot64 has 64 lanes.
+      const int w = param(r, "W", s.format == fmt::Format::hif8 ? 0 : 64);
+      const size_t w_bits = w == 0 ? dp::kHif8ExactWidth : static_cast<size_t>(w);
+      const size_t n = s.format == fmt::Format::hif8 ? static_cast<size_t>(param(r, "N", 64)) : 64;
+      const bool sticky = param(r, "STICKY", 0) != 0;
+      if (n != static_cast<size_t>(s.lanes) || w_bits != static_cast<size_t>(s.align_width) || sticky != (s.policy == dp::AlignPolicy::sticky)) continue;
+    }
     return r.transistors / tpg;
   }
   return -1;
@@ -63,7 +79,7 @@ std::vector<UnitCompareRow> compare_units(const CostTables& t, const std::vector
     r.baseline_ge = inventory_ge(t.coeffs, dot, true);
     r.incremental_ge = r.total_ge - r.baseline_ge;
     r.acc_ge = inventory_ge(t.coeffs, acc);
-    r.measured_ge = measured_rtl(synth, r.format, tpg);
+    r.measured_ge = measured_rtl(synth, s, r.format, tpg);
     dp::GemmSpec g;
     g.format = f;
     double wsum = 0;

@@ -76,17 +76,30 @@ class Plots:
 
 
 def plot_accuracy_vs_energy(p, summary, units):
-    energy = {u["format"]: fnum(u.get("energy_pj_per_mac")) for u in (units or [])}
+    # Energy of the unit that runs this (format, correction): a correction costs its own cycles
+    # and energy (units.csv has one row per pair), so it is not the plain format's point.
+    energy = {(u["format"], u.get("correction", "none")): fnum(u.get("energy_pj_per_mac")) for u in (units or [])}
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     have_energy = any(v == v for v in energy.values())
+    formats_seen, corrections_seen = [], []
     for i, r in enumerate(summary):
         f, c = r["format"], r["correction"]
-        x = energy.get(f, float("nan")) if have_energy else i
+        x = energy.get((f, c), float("nan")) if have_energy else i
         y = fnum(r["sqnr_db"])
         plain = c == "none"
         ax.scatter([x], [y], s=70, color=color(f), marker="o" if plain else "^",
                    facecolors=color(f) if plain else "none", linewidths=1.6, zorder=3)
-        ax.annotate(f"{f}" + ("" if plain else f" +{c}"), (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
+        if f not in formats_seen:
+            formats_seen.append(f)
+        if c not in corrections_seen:
+            corrections_seen.append(c)
+    # A legend instead of point labels: the FP4 formats sit close together and labels collide.
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], marker="o", linestyle="", markersize=8, color=color(f), label=f) for f in formats_seen]
+    handles += [Line2D([], [], marker="o" if c == "none" else "^", linestyle="", markersize=8, color="0.3",
+                       markerfacecolor="0.3" if c == "none" else "none", label="no correction" if c == "none" else f"+{c}")
+                for c in corrections_seen]
+    ax.legend(handles=handles, fontsize=8, loc="lower right", ncol=2)
     ax.set_ylabel("GEMM SQNR vs FP32 reference (dB)")
     if have_energy:
         ax.set_xlabel("energy per MAC (pJ, compute + buffers + memory)")

@@ -10,8 +10,6 @@
 // threshold), shaped and tensor (value-shaped / real-tensor blocks rounded to BF16).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <memory>
 #include <string>
 
 #include "Vbf16_dot64_cosim_top.h"
@@ -20,7 +18,6 @@
 #include "common/stimulus.hpp"
 #include "datapath/aligned_dot.hpp"
 #include "datapath/element.hpp"
-#include "formats/bits.hpp"
 
 using namespace hifsim;
 using namespace hifsim::cosim;
@@ -79,14 +76,10 @@ uint16_t bf16_pow2(int e) {
 
 class Bf16Harness {
  public:
-  Bf16Harness(Session& s, std::vector<Variant> vars, const std::string& npy) : s_(s), vars_(std::move(vars)) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  Bf16Harness(Session& s, std::vector<Variant> vars, const std::string& npy)
+      : s_(s), vars_(std::move(vars)), blocks_(s, npy) {
     Coverage& c = s_.cov();
-    cov_nan_ = c.declare("special.nan_element");
-    cov_infzero_ = c.declare("special.inf_times_zero");
-    cov_infinf_ = c.declare("special.pinf_plus_ninf");
-    cov_pinf_ = c.declare("special.pos_inf");
-    cov_ninf_ = c.declare("special.neg_inf");
+    special_.declare(c);
     cov_sub_elem_ = c.declare("elem.subnormal");
     for (size_t v = 0; v < vars_.size(); ++v) {
       const Variant& va = vars_[v];
@@ -99,19 +92,7 @@ class Bf16Harness {
       b.gap_out = c.declare(p + "gap." + std::to_string(va.window()) + "+_out_of_window");
       b.drop_part = c.declare(p + "drop.partial");
       b.jam = va.sticky ? c.declare(p + "sticky.jam_bit_set") : -1;
-      b.zero = c.declare(p + "result.zero");
-      b.cancel = c.declare(p + "result.zero_cancellation");
-      b.pos = c.declare(p + "result.positive");
-      b.neg = c.declare(p + "result.negative");
-      b.sub = c.declare(p + "result.subnormal");
-      b.ovf = c.declare(p + "result.overflow_inf");
-      b.uz = c.declare(p + "result.underflow_to_zero");
-      b.unz = c.declare(p + "result.underflow_to_neg_zero");
-      b.exact = c.declare(p + "round.exact");
-      b.inexact = c.declare(p + "round.inexact");
-      b.tie_down = c.declare(p + "round.tie_to_even_down");
-      b.tie_up = c.declare(p + "round.tie_to_even_up");
-      b.carry = c.declare(p + "round.carry_into_exponent");
+      b.result.declare(c, p);
       bins_.push_back(b);
     }
     cov_src_ = c.declare_group("source.", kSources, false);
@@ -119,44 +100,25 @@ class Bf16Harness {
 
   void hooks(StreamDriver<Model>::Hooks& h) {
     const size_t nv = vars_.size();
-    h.set_inputs = [](Model& m, const Vector& v) {
-      for (int i = 0; i < 32; ++i) {
-        m.a[i] = v.w[static_cast<size_t>(i)];
-        m.b[i] = v.w[static_cast<size_t>(32 + i)];
-      }
-    };
+    h.set_inputs = [](Model& m, const Vector& v) { set_ab_words(m, v, 32); };
     h.get_outputs = [nv](const Model& m, uint32_t* out) {
       const uint64_t o = m.out;  // NV <= 2: a 32- or 64-bit port
       for (size_t i = 0; i < nv; ++i) out[i] = static_cast<uint32_t>(o >> (32 * i));
     };
-    h.set_idle_inputs = [](Model& m, SplitMix64& r) {
-      for (int i = 0; i < 32; ++i) {
-        m.a[i] = r.next32();
-        m.b[i] = r.next32();
-      }
-    };
+    h.set_idle_inputs = [](Model& m, SplitMix64& r) { set_ab_random(m, r, 32); };
   }
 
   void golden(const Vector& v, uint32_t* out) {
     const Operands o = unpack(v);
     Coverage& c = s_.cov();
     c.hit(cov_src_ + v.source);
-    bool enan = false, iz = false, pinf = false, ninf = false;
+    ElemSpecials sp;
     for (int k = 0; k < 64; ++k) {
-      const dp::Elem x = dp::decode_bf16(o.a[k]), y = dp::decode_bf16(o.b[k]);
-      if (x.kind == dp::Elem::nan || y.kind == dp::Elem::nan) enan = true;
-      else if (x.kind == dp::Elem::inf || y.kind == dp::Elem::inf) {
-        if ((x.kind == dp::Elem::num && !x.sig) || (y.kind == dp::Elem::num && !y.sig)) iz = true;
-        else ((x.neg != y.neg) ? ninf : pinf) = true;
-      }
+      sp.add(dp::decode_bf16(o.a[k]), dp::decode_bf16(o.b[k]));
       for (const uint16_t e : {o.a[k], o.b[k]})
         if ((e & 0x7F80) == 0 && (e & 0x7F)) c.hit(cov_sub_elem_);
     }
-    if (enan) c.hit(cov_nan_);
-    else if (iz) c.hit(cov_infzero_);
-    else if (pinf && ninf) c.hit(cov_infinf_);
-    else if (pinf) c.hit(cov_pinf_);
-    else if (ninf) c.hit(cov_ninf_);
+    special_.count(c, sp);
     for (size_t i = 0; i < vars_.size(); ++i) {
       const Variant& va = vars_[i];
       const Bins& b = bins_[i];
@@ -173,19 +135,7 @@ class Bf16Harness {
         if (st.dropped[k] && gap < va.window()) c.hit(b.drop_part);
         if (va.sticky && st.dropped[k] && (st.term[k] & 1)) c.hit(b.jam);
       }
-      const stim::RoundClass rc = stim::classify_fp32_round(r.exact);
-      if (rc.zero) {
-        c.hit(b.zero);
-        if (any_p) c.hit(b.cancel);
-        continue;
-      }
-      c.hit(r.exact.neg ? b.neg : b.pos);
-      c.hit(rc.exact ? b.exact : b.inexact);
-      if (rc.tie) c.hit(rc.up ? b.tie_up : b.tie_down);
-      if (rc.carry) c.hit(b.carry);
-      if (rc.subnormal && !rc.to_zero) c.hit(b.sub);
-      if (rc.overflow) c.hit(b.ovf);
-      if (rc.to_zero) c.hit(r.exact.neg ? b.unz : b.uz);
+      b.result.count(c, r.exact, any_p);
     }
   }
 
@@ -294,11 +244,9 @@ class Bf16Harness {
         break;
       }
       default:
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::bf16_quantize(x, 64, o.a);
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::bf16_quantize(x, 64, o.b);
         break;
     }
@@ -307,69 +255,35 @@ class Bf16Harness {
 
   std::string describe(const Vector& v) const {
     const Operands o = unpack(v);
-    std::string s;
-    char buf[64];
-    for (int side = 0; side < 2; ++side) {
-      s += side ? "B:" : "A:";
-      for (int k = 0; k < 64; ++k) {
-        std::snprintf(buf, sizeof buf, " %04x", (side ? o.b : o.a)[k]);
-        s += buf;
-      }
-      s += "\n";
-    }
+    std::string s = "A:" + hex_codes(o.a, 64, 4) + "\nB:" + hex_codes(o.b, 64, 4) + "\n";
     for (const Variant& va : vars_) {
       dp::AlignedDotStages st;
       const dp::DotResult r = dp::Bf16Dot64::compute(o.a, o.b, va.spec(), &st);
-      char line[256];
-      std::snprintf(line, sizeof line, "model %s: Emax=%d L=%d exact %s -> 0x%08x (%a)\n", va.name().c_str(), st.emax,
-                    st.lsb, r.exact.str().c_str(), st.out_bits, static_cast<double>(fmt::bits_f32(st.out_bits)));
-      s += line;
+      s += aligned_model_line(va.name(), st, r.exact);
     }
     return s;
   }
 
  private:
   struct Bins {
-    int gap, gap_out, drop_part, jam, zero, cancel, pos, neg, sub, ovf, uz, unz, exact, inexact, tie_down, tie_up, carry;
+    int gap, gap_out, drop_part, jam;
+    Fp32ResultBins result;
   };
   Session& s_;
   std::vector<Variant> vars_;
   std::vector<Bins> bins_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
-  int cov_nan_, cov_infzero_, cov_infinf_, cov_pinf_, cov_ninf_, cov_sub_elem_, cov_src_;
+  ValueBlocks blocks_;
+  SpecialBins special_;
+  int cov_sub_elem_, cov_src_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "bf16_dot64", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  std::vector<Variant> vars;
-  {
-    Sim<Model> cfg_sim;
-    cfg_sim.m->eval();
-    const size_t nv = sizeof(cfg_sim.m->out) / 4;
-    for (size_t i = 0; i < nv; ++i) {
-      const uint32_t c = static_cast<uint32_t>((static_cast<uint64_t>(cfg_sim.m->cfg) >> (16 * i)) & 0xFFFF);
+  std::vector<Variant> vars;  // the parameter sets, from the model's cfg port (read in the lambda)
+  return harness_main<Model, Bf16Harness>(argc, argv, "bf16_dot64", kSources, 30000, 1000000, [&] {
+    for (const uint32_t c : read_cfg_codes<Model>(16, [](const Model& m) { return sizeof(m.out) / 4; }))
       vars.push_back({static_cast<int>(c & 0xFF), (c >> 15) != 0});
-    }
-  }
-  std::printf("bf16_dot64: Verilated bf16_dot64_cosim_top (STAGES=4), parameter sets:");
-  std::vector<Field> layout;
-  for (size_t i = 0; i < vars.size(); ++i) {
-    std::printf(" %s", vars[i].name().c_str());
-    add_fp32_fields(layout, "v" + std::to_string(i) + "(" + vars[i].name() + ").", static_cast<int>(i));
-  }
-  std::printf("\n");
-  Session s(o, kSources, layout, static_cast<int>(vars.size()));
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 30000 : 1000000));
-  std::unique_ptr<Bf16Harness> h;
-  try {
-    h.reset(new Bf16Harness(s, vars, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_bf16_dot64: %s\n", e.what());
-    return kExitUsage;
-  }
-  return run_harness<Model>(s, *h, static_cast<int>(vars.size()), k);
+    return fp32_variant_output("bf16_dot64: Verilated bf16_dot64_cosim_top (STAGES=4), parameter sets:", vars);
+  }, vars);
 }

@@ -177,17 +177,26 @@ fmt::Hif4Unit hif4_from_words(const uint32_t* w) {
 }
 
 // ---------------------------------------------------------------------------------------
-void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w) {
+namespace {
+template <class T>
+void pack_codes_t(const T* c, int n, int bits, uint32_t* w) {
   const int nw = packed_words(n, bits);
   for (int i = 0; i < nw; ++i) w[i] = 0;
   const uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
   for (int k = 0; k < n; ++k) w[(k * bits) / 32] |= (static_cast<uint32_t>(c[k]) & mask) << ((k * bits) % 32);
 }
 
-void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c) {
+template <class T>
+void unpack_codes_t(const uint32_t* w, int n, int bits, T* c) {
   const uint32_t mask = (1u << bits) - 1;
-  for (int k = 0; k < n; ++k) c[k] = static_cast<uint16_t>((w[(k * bits) / 32] >> ((k * bits) % 32)) & mask);
+  for (int k = 0; k < n; ++k) c[k] = static_cast<T>((w[(k * bits) / 32] >> ((k * bits) % 32)) & mask);
 }
+}  // namespace
+
+void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w) { pack_codes_t(c, n, bits, w); }
+void pack_codes(const uint8_t* c, int n, int bits, uint32_t* w) { pack_codes_t(c, n, bits, w); }
+void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c) { unpack_codes_t(w, n, bits, c); }
+void unpack_codes(const uint32_t* w, int n, int bits, uint8_t* c) { unpack_codes_t(w, n, bits, c); }
 
 uint8_t e4m3_mixed(SplitMix64& r) {
   const uint8_t sign = static_cast<uint8_t>((r.next() & 1) << 7);

@@ -69,9 +69,11 @@ fmt::Hif4Unit hif4_from_words(const uint32_t* w);
 
 // ---- packed code vectors (the RTL's operand ports) ----
 // n codes of `bits` bits (4, 8 or 16) little-endian into 32-bit words: code k at bit bits*k.
-// The word count is (n * bits + 31) / 32.
+// The word count is (n * bits + 31) / 32. The uint8_t forms are for codes of at most 8 bits.
 void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w);
+void pack_codes(const uint8_t* c, int n, int bits, uint32_t* w);
 void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c);
+void unpack_codes(const uint32_t* w, int n, int bits, uint8_t* c);
 inline int packed_words(int n, int bits) { return (n * bits + 31) / 32; }
 
 // ---- element codes with a class mix (the "uniform" sources) ----

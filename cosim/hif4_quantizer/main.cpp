@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <memory>
 #include <string>
 
 #include "Vhif4_quantizer_cosim_top.h"
@@ -77,8 +76,8 @@ bool bf16_inf(uint16_t h) { return (h & 0x7FFF) == 0x7F80; }
 
 class QuantHarness {
  public:
-  QuantHarness(Session& s, std::vector<Variant> vars, const std::string& npy) : s_(s), vars_(std::move(vars)) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  QuantHarness(Session& s, std::vector<Variant> vars, const std::string& npy)
+      : s_(s), vars_(std::move(vars)), blocks_(s, npy) {
     // One Vmax per E6M2 code (scan of the positive BF16 values), for the every-code corners; and
     // up to 8 Vmax values per rounding class of the scale (BF16 tie even / odd, BF16 carry, E6M2
     // tie even / odd, E6M2 carry), spread over the exponents.
@@ -362,8 +361,7 @@ class QuantHarness {
       }
       case kShaped:
       case kTensor:
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::bf16_quantize(x, 64, b.x);
         break;
       case kTies: {  // scale 2^s (Vmax = 7 * 2^s), elements (m + 0.5) / 4 * 2^(j + s)
@@ -386,20 +384,13 @@ class QuantHarness {
 
   std::string describe(const Vector& v) const {
     const Block b = unpack(v);
-    std::string s = "x:";
+    std::string s = "x:" + hex_codes(b.x, 64, 4) + "\n";
     char buf[200];
-    for (int k = 0; k < 64; ++k) {
-      std::snprintf(buf, sizeof buf, " %04x", b.x[k]);
-      s += buf;
-    }
-    s += "\n";
     for (const Variant& va : vars_) {
       const fmt::Hif4Unit u = fmt::hif4_quantize_bf16(b.x, va.options());
       std::snprintf(buf, sizeof buf, "model %s: E6M2 0x%02x E1_8 0x%02x E1_16 0x%04x elements: ", va.name().c_str(), u.e6m2,
                     u.e1_8, u.e1_16);
-      s += buf;
-      for (int k = 0; k < 64; ++k) s += "0123456789abcdef"[u.nib[k] & 0xF];
-      s += "\n";
+      s += buf + hex_nibbles(u.nib, 64) + "\n";
     }
     return s;
   }
@@ -407,7 +398,7 @@ class QuantHarness {
  private:
   Session& s_;
   std::vector<Variant> vars_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
+  ValueBlocks blocks_;
   std::map<uint8_t, uint16_t> vmax_of_code_;
   std::vector<uint16_t> round_vmax_[6];
   int cov_zero_, cov_nan_, cov_inf_sat_, cov_inf_nan_, cov_negzero_in_, cov_clamp_min_, cov_clamp_max_, cov_sf_tie_;
@@ -418,36 +409,21 @@ class QuantHarness {
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "hif4_quantizer", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  std::vector<Variant> vars;
-  {
-    Sim<Model> cfg_sim;
-    cfg_sim.m->eval();
-    const size_t nv = sizeof(cfg_sim.m->unit) / (4 * kUnitWords);
-    for (size_t i = 0; i < nv; ++i) vars.push_back({static_cast<int>((cfg_sim.m->cfg >> (8 * i)) & 0xFF)});
-  }
-  std::printf("hif4_quantizer: Verilated hif4_quantizer_cosim_top (STAGES=4), option sets:");
-  std::vector<Field> layout;
-  for (size_t i = 0; i < vars.size(); ++i) {
-    std::printf(" %s", vars[i].name().c_str());
-    const std::string p = "v" + std::to_string(i) + "(" + vars[i].name() + ").";
-    const int b = 32 * kUnitWords * static_cast<int>(i);
-    layout.push_back({p + "e6m2", b + 7, b});
-    layout.push_back({p + "e1_8", b + 15, b + 8});
-    layout.push_back({p + "e1_16", b + 31, b + 16});
-    for (int e = 0; e < 64; ++e) layout.push_back({p + "elem" + std::to_string(e), b + 32 + 4 * e + 3, b + 32 + 4 * e});
-  }
-  std::printf("\n");
-  Session s(o, kSources, layout, kUnitWords * static_cast<int>(vars.size()));
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 30000 : 1000000));
-  std::unique_ptr<QuantHarness> h;
-  try {
-    h.reset(new QuantHarness(s, vars, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_hif4_quantizer: %s\n", e.what());
-    return kExitUsage;
-  }
-  return run_harness<Model>(s, *h, kUnitWords * static_cast<int>(vars.size()), k);
+  std::vector<Variant> vars;  // the option sets, from the model's cfg port (read in the lambda)
+  return harness_main<Model, QuantHarness>(argc, argv, "hif4_quantizer", kSources, 30000, 1000000, [&] {
+    for (const uint32_t c : read_cfg_codes<Model>(8, [](const Model& m) { return sizeof(m.unit) / (4 * kUnitWords); }))
+      vars.push_back({static_cast<int>(c)});
+    // Per option set, one HiF4 unit in layout (A): v<i>(<name>).e6m2 / .e1_8 / .e1_16 / .elem<k>.
+    HarnessOutput out{"hif4_quantizer: Verilated hif4_quantizer_cosim_top (STAGES=4), option sets:" + variant_names(vars),
+                      {}, kUnitWords * static_cast<int>(vars.size())};
+    for (size_t i = 0; i < vars.size(); ++i) {
+      const std::string p = "v" + std::to_string(i) + "(" + vars[i].name() + ").";
+      const int b = 32 * kUnitWords * static_cast<int>(i);
+      out.layout.push_back({p + "e6m2", b + 7, b});
+      out.layout.push_back({p + "e1_8", b + 15, b + 8});
+      out.layout.push_back({p + "e1_16", b + 31, b + 16});
+      for (int e = 0; e < 64; ++e) out.layout.push_back({p + "elem" + std::to_string(e), b + 32 + 4 * e + 3, b + 32 + 4 * e});
+    }
+    return out;
+  }, vars);
 }

@@ -10,8 +10,6 @@
 // encoder).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <memory>
 #include <string>
 
 #include "Vhif8_dot_cosim_top.h"
@@ -20,7 +18,6 @@
 #include "common/stimulus.hpp"
 #include "datapath/aligned_dot.hpp"
 #include "datapath/element.hpp"
-#include "formats/bits.hpp"
 #include "formats/hif8.hpp"
 
 using namespace hifsim;
@@ -56,22 +53,16 @@ struct Operands {
 Vector make_vec(const Operands& o, int source) {
   Vector v;
   v.w.assign(kWords, 0);
-  uint16_t c[kMaxLanes];
-  for (int k = 0; k < kMaxLanes; ++k) c[k] = o.a[k];
-  stim::pack_codes(c, kMaxLanes, 8, v.w.data());
-  for (int k = 0; k < kMaxLanes; ++k) c[k] = o.b[k];
-  stim::pack_codes(c, kMaxLanes, 8, v.w.data() + 16);
+  stim::pack_codes(o.a, kMaxLanes, 8, v.w.data());
+  stim::pack_codes(o.b, kMaxLanes, 8, v.w.data() + 16);
   v.source = source;
   return v;
 }
 
 Operands unpack(const Vector& v) {
   Operands o;
-  uint16_t c[kMaxLanes];
-  stim::unpack_codes(v.w.data(), kMaxLanes, 8, c);
-  for (int k = 0; k < kMaxLanes; ++k) o.a[k] = static_cast<uint8_t>(c[k]);
-  stim::unpack_codes(v.w.data() + 16, kMaxLanes, 8, c);
-  for (int k = 0; k < kMaxLanes; ++k) o.b[k] = static_cast<uint8_t>(c[k]);
+  stim::unpack_codes(v.w.data(), kMaxLanes, 8, o.a);
+  stim::unpack_codes(v.w.data() + 16, kMaxLanes, 8, o.b);
   return o;
 }
 
@@ -104,14 +95,10 @@ uint8_t pow2_code(int e) { return code_of(std::ldexp(1.0f, e)); }
 
 class Hif8Harness {
  public:
-  Hif8Harness(Session& s, std::vector<Variant> vars, const std::string& npy) : s_(s), vars_(std::move(vars)) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  Hif8Harness(Session& s, std::vector<Variant> vars, const std::string& npy)
+      : s_(s), vars_(std::move(vars)), blocks_(s, npy) {
     Coverage& c = s_.cov();
-    cov_nan_ = c.declare("special.nan_element");
-    cov_infzero_ = c.declare("special.inf_times_zero");
-    cov_infinf_ = c.declare("special.pinf_plus_ninf");
-    cov_pinf_ = c.declare("special.pos_inf");
-    cov_ninf_ = c.declare("special.neg_inf");
+    special_.declare(c);
     cov_denorm_ = c.declare("elem.denormal");
     cov_emax_hi_ = c.declare("emax.max_32");
     cov_emax_lo_ = c.declare("emax.min_-42");
@@ -129,17 +116,10 @@ class Hif8Harness {
       b.gap_out = ww <= 74 ? c.declare(p + "gap." + std::to_string(ww) + "+_out_of_window") : -1;
       b.drop_part = va.w ? c.declare(p + "drop.partial") : -1;
       b.jam = va.sticky && va.w ? c.declare(p + "sticky.jam_bit_set") : -1;
-      b.zero = c.declare(p + "result.zero");
-      b.cancel = c.declare(p + "result.zero_cancellation");
-      b.pos = c.declare(p + "result.positive");
-      b.neg = c.declare(p + "result.negative");
-      b.exact = c.declare(p + "round.exact");
-      // A window whose sum always fits 24 bits (WW + log2 N <= 24) never rounds: no bins there.
+      // Products span 2^-50 .. 2^32: no subnormal / overflowing results (no range bins). A window
+      // whose sum always fits 24 bits (WW + log2 N <= 24) never rounds: no rounding bins there.
       const bool rounds = ww + static_cast<int>(std::log2(va.n)) > 24;
-      b.inexact = rounds ? c.declare(p + "round.inexact") : -1;
-      b.tie_down = rounds ? c.declare(p + "round.tie_to_even_down") : -1;
-      b.tie_up = rounds ? c.declare(p + "round.tie_to_even_up") : -1;
-      b.carry = rounds ? c.declare(p + "round.carry_into_exponent") : -1;
+      b.result.declare(c, p, false, rounds);
       bins_.push_back(b);
     }
     cov_src_ = c.declare_group("source.", kSources, false);
@@ -147,21 +127,11 @@ class Hif8Harness {
 
   void hooks(StreamDriver<Model>::Hooks& h) {
     const size_t nv = vars_.size();
-    h.set_inputs = [](Model& m, const Vector& v) {
-      for (int i = 0; i < 16; ++i) {
-        m.a[i] = v.w[static_cast<size_t>(i)];
-        m.b[i] = v.w[static_cast<size_t>(16 + i)];
-      }
-    };
+    h.set_inputs = [](Model& m, const Vector& v) { set_ab_words(m, v, 16); };
     h.get_outputs = [nv](const Model& m, uint32_t* out) {
       for (size_t i = 0; i < nv; ++i) out[i] = m.out[static_cast<int>(i)];
     };
-    h.set_idle_inputs = [](Model& m, SplitMix64& r) {
-      for (int i = 0; i < 16; ++i) {
-        m.a[i] = r.next32();
-        m.b[i] = r.next32();
-      }
-    };
+    h.set_idle_inputs = [](Model& m, SplitMix64& r) { set_ab_random(m, r, 16); };
   }
 
   void golden(const Vector& v, uint32_t* out) {
@@ -175,22 +145,13 @@ class Hif8Harness {
       const dp::DotResult r = dp::Hif8DotN::compute(o.a, o.b, va.n, va.spec(), &st);
       out[i] = st.out_bits;
       if (i == 0) {  // the input classes (the first variant has all 64 lanes)
-        bool enan = false, iz = false, pinf = false, ninf = false;
+        ElemSpecials sp;
         for (int k = 0; k < va.n; ++k) {
-          const dp::Elem x = dp::decode_hif8(o.a[k]), y = dp::decode_hif8(o.b[k]);
-          if (x.kind == dp::Elem::nan || y.kind == dp::Elem::nan) enan = true;
-          else if (x.kind == dp::Elem::inf || y.kind == dp::Elem::inf) {
-            if ((x.kind == dp::Elem::num && !x.sig) || (y.kind == dp::Elem::num && !y.sig)) iz = true;
-            else ((x.neg != y.neg) ? ninf : pinf) = true;
-          }
+          sp.add(dp::decode_hif8(o.a[k]), dp::decode_hif8(o.b[k]));
           for (const uint8_t cc : {o.a[k], o.b[k]})
             if ((cc & 0x7F) && (cc & 0x7F) < 8 && cc != fmt::kHif8NaN) c.hit(cov_denorm_);
         }
-        if (enan) c.hit(cov_nan_);
-        else if (iz) c.hit(cov_infzero_);
-        else if (pinf && ninf) c.hit(cov_infinf_);
-        else if (pinf) c.hit(cov_pinf_);
-        else if (ninf) c.hit(cov_ninf_);
+        special_.count(c, sp);
         if (!st.special && !st.term.empty()) {
           bool any = false;
           for (int k = 0; k < va.n; ++k) any = any || st.psig[static_cast<size_t>(k)];
@@ -213,18 +174,7 @@ class Hif8Harness {
           if (va.sticky && (st.term[kk] & 1)) c.hit(b.jam);
         }
       }
-      const stim::RoundClass rc = stim::classify_fp32_round(r.exact);
-      if (rc.zero) {
-        c.hit(b.zero);
-        if (any_p) c.hit(b.cancel);
-        continue;
-      }
-      c.hit(r.exact.neg ? b.neg : b.pos);
-      if (rc.exact) c.hit(b.exact);
-      if (b.inexact < 0) continue;
-      if (!rc.exact) c.hit(b.inexact);
-      if (rc.tie) c.hit(rc.up ? b.tie_up : b.tie_down);
-      if (rc.carry) c.hit(b.carry);
+      b.result.count(c, r.exact, any_p);
     }
   }
 
@@ -336,11 +286,9 @@ class Hif8Harness {
         break;
       }
       default:
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::hif8_quantize(r, x, 64, o.a);
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::hif8_quantize(r, x, 64, o.b);
         break;
     }
@@ -349,70 +297,35 @@ class Hif8Harness {
 
   std::string describe(const Vector& v) const {
     const Operands o = unpack(v);
-    std::string s;
-    char buf[64];
-    for (int side = 0; side < 2; ++side) {
-      s += side ? "B:" : "A:";
-      for (int k = 0; k < 64; ++k) {
-        std::snprintf(buf, sizeof buf, " %02x", (side ? o.b : o.a)[k]);
-        s += buf;
-      }
-      s += "\n";
-    }
+    std::string s = "A:" + hex_codes(o.a, 64, 2) + "\nB:" + hex_codes(o.b, 64, 2) + "\n";
     for (const Variant& va : vars_) {
       dp::AlignedDotStages st;
       const dp::DotResult r = dp::Hif8DotN::compute(o.a, o.b, va.n, va.spec(), &st);
-      char line[256];
-      std::snprintf(line, sizeof line, "model %s: Emax=%d L=%d exact %s -> 0x%08x (%a)\n", va.name().c_str(), st.emax,
-                    st.lsb, r.exact.str().c_str(), st.out_bits, static_cast<double>(fmt::bits_f32(st.out_bits)));
-      s += line;
+      s += aligned_model_line(va.name(), st, r.exact);
     }
     return s;
   }
 
  private:
   struct Bins {
-    int gap, ngap, gap_out, drop_part, jam, zero, cancel, pos, neg, exact, inexact, tie_down, tie_up, carry;
+    int gap, ngap, gap_out, drop_part, jam;
+    Fp32ResultBins result;
   };
   Session& s_;
   std::vector<Variant> vars_;
   std::vector<Bins> bins_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
-  int cov_nan_, cov_infzero_, cov_infinf_, cov_pinf_, cov_ninf_, cov_denorm_, cov_emax_hi_, cov_emax_lo_, cov_src_;
+  ValueBlocks blocks_;
+  SpecialBins special_;
+  int cov_denorm_, cov_emax_hi_, cov_emax_lo_, cov_src_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "hif8_dot", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  // The parameter sets come from the model itself (cfg port of hif8_dot_cosim_top).
-  std::vector<Variant> vars;
-  {
-    Sim<Model> cfg_sim;
-    cfg_sim.m->eval();
-    const size_t nv = sizeof(cfg_sim.m->out) / 4;
-    for (size_t i = 0; i < nv; ++i) {
-      const uint32_t c = static_cast<uint32_t>((static_cast<uint64_t>(cfg_sim.m->cfg) >> (16 * i)) & 0xFFFF);
+  std::vector<Variant> vars;  // the parameter sets, from the model's cfg port (read in the lambda)
+  return harness_main<Model, Hif8Harness>(argc, argv, "hif8_dot", kSources, 40000, 1000000, [&] {
+    for (const uint32_t c : read_cfg_codes<Model>(16, [](const Model& m) { return sizeof(m.out) / 4; }))
       vars.push_back({static_cast<int>((c >> 8) & 0x7F), static_cast<int>(c & 0xFF), (c >> 15) != 0});
-    }
-  }
-  std::printf("hif8_dot: Verilated hif8_dot_cosim_top (STAGES=4), parameter sets:");
-  std::vector<Field> layout;
-  for (size_t i = 0; i < vars.size(); ++i) {
-    std::printf(" %s", vars[i].name().c_str());
-    add_fp32_fields(layout, "v" + std::to_string(i) + "(" + vars[i].name() + ").", static_cast<int>(i));
-  }
-  std::printf("\n");
-  Session s(o, kSources, layout, static_cast<int>(vars.size()));
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 40000 : 1000000));
-  std::unique_ptr<Hif8Harness> h;
-  try {
-    h.reset(new Hif8Harness(s, vars, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_hif8_dot: %s\n", e.what());
-    return kExitUsage;
-  }
-  return run_harness<Model>(s, *h, static_cast<int>(vars.size()), k);
+    return fp32_variant_output("hif8_dot: Verilated hif8_dot_cosim_top (STAGES=4), parameter sets:", vars);
+  }, vars);
 }

@@ -10,7 +10,6 @@
 // ties), tiny (exponent sums near the FP32 subnormal range and the overflow threshold).
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "Vmxfp4_dot64.h"
@@ -38,11 +37,8 @@ struct Operands {
 Vector make_vec(const Operands& o, int source) {
   Vector v;
   v.w.assign(kWords, 0);
-  uint16_t c[64];
-  for (int k = 0; k < 64; ++k) c[k] = o.ca[k];
-  stim::pack_codes(c, 64, 4, v.w.data());
-  for (int k = 0; k < 64; ++k) c[k] = o.cb[k];
-  stim::pack_codes(c, 64, 4, v.w.data() + 8);
+  stim::pack_codes(o.ca, 64, 4, v.w.data());
+  stim::pack_codes(o.cb, 64, 4, v.w.data() + 8);
   v.w[16] = static_cast<uint32_t>(o.sa[0]) | static_cast<uint32_t>(o.sa[1]) << 8 | static_cast<uint32_t>(o.sb[0]) << 16 |
             static_cast<uint32_t>(o.sb[1]) << 24;
   v.source = source;
@@ -51,11 +47,8 @@ Vector make_vec(const Operands& o, int source) {
 
 Operands unpack(const Vector& v) {
   Operands o;
-  uint16_t c[64];
-  stim::unpack_codes(v.w.data(), 64, 4, c);
-  for (int k = 0; k < 64; ++k) o.ca[k] = static_cast<uint8_t>(c[k]);
-  stim::unpack_codes(v.w.data() + 8, 64, 4, c);
-  for (int k = 0; k < 64; ++k) o.cb[k] = static_cast<uint8_t>(c[k]);
+  stim::unpack_codes(v.w.data(), 64, 4, o.ca);
+  stim::unpack_codes(v.w.data() + 8, 64, 4, o.cb);
   o.sa[0] = static_cast<uint8_t>(v.w[16]);
   o.sa[1] = static_cast<uint8_t>(v.w[16] >> 8);
   o.sb[0] = static_cast<uint8_t>(v.w[16] >> 16);
@@ -84,8 +77,7 @@ void fill_block(Operands& o, int b, int T) {
 
 class Mxfp4Harness {
  public:
-  Mxfp4Harness(Session& s, const std::string& npy) : s_(s) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  Mxfp4Harness(Session& s, const std::string& npy) : s_(s), blocks_(s, npy) {
     Coverage& c = s_.cov();
     cov_nan_ = c.declare_group("nan.", {"scale_a_only", "scale_b_only", "both"});
     cov_xmin_ = c.declare("X.min_-256");
@@ -100,39 +92,20 @@ class Mxfp4Harness {
     // The jam bit decides the result: the high term alone is a rounding tie (only possible in the
     // subnormal range, where 13-bit sums are not always representable).
     cov_jam_tie_ = c.declare("jam.decides_a_subnormal_tie");
-    cov_zero_ = c.declare("result.zero");
-    cov_cancel_ = c.declare("result.zero_cancellation");
-    cov_pos_ = c.declare("result.positive");
-    cov_neg_ = c.declare("result.negative");
-    cov_sub_ = c.declare("result.subnormal");
-    cov_ovf_ = c.declare("result.overflow_inf");
-    cov_uz_ = c.declare("result.underflow_to_zero");
-    cov_unz_ = c.declare("result.underflow_to_neg_zero");
-    cov_exact_ = c.declare("round.exact");
-    cov_inexact_ = c.declare("round.inexact");
-    cov_tie_down_ = c.declare("round.tie_to_even_down");
-    cov_tie_up_ = c.declare("round.tie_to_even_up");
-    cov_carry_ = c.declare("round.carry_into_exponent");
-    cov_psign_ = c.declare_group("prod.sign.", {"pp", "pn", "np", "nn"});
-    cov_negzero_ = c.declare("elem.neg_zero_code");
+    result_.declare(c, "");
+    elem_.declare(c);
     cov_src_ = c.declare_group("source.", kSources, false);
   }
 
   void hooks(StreamDriver<Model>::Hooks& h) {
     h.set_inputs = [](Model& m, const Vector& v) {
-      for (int i = 0; i < 8; ++i) {
-        m.a[i] = v.w[static_cast<size_t>(i)];
-        m.b[i] = v.w[static_cast<size_t>(8 + i)];
-      }
+      set_ab_words(m, v, 8);
       m.sa = static_cast<uint16_t>(v.w[16]);
       m.sb = static_cast<uint16_t>(v.w[16] >> 16);
     };
     h.get_outputs = [](const Model& m, uint32_t* out) { out[0] = m.out; };
     h.set_idle_inputs = [](Model& m, SplitMix64& r) {
-      for (int i = 0; i < 8; ++i) {
-        m.a[i] = r.next32();
-        m.b[i] = r.next32();
-      }
+      set_ab_random(m, r, 8);
       m.sa = static_cast<uint16_t>(r.next32());
       m.sb = static_cast<uint16_t>(r.next32());
     };
@@ -166,23 +139,8 @@ class Mxfp4Harness {
         if (stim::classify_fp32_round(dp::ExactValue::from_int(st.block_sum[h], st.exp[h])).tie) c.hit(cov_jam_tie_);
       }
     }
-    for (int k = 0; k < 64; ++k) {
-      if (st.p[k]) c.hit(cov_psign_ + 2 * ((o.ca[k] >> 3) & 1) + ((o.cb[k] >> 3) & 1));
-      if (o.ca[k] == 8 || o.cb[k] == 8) c.hit(cov_negzero_);
-    }
-    const stim::RoundClass rc = stim::classify_fp32_round(r.exact);
-    if (rc.zero) {
-      c.hit(cov_zero_);
-      if (nz0 && nz1) c.hit(cov_cancel_);
-      return;
-    }
-    c.hit(r.exact.neg ? cov_neg_ : cov_pos_);
-    c.hit(rc.exact ? cov_exact_ : cov_inexact_);
-    if (rc.tie) c.hit(rc.up ? cov_tie_up_ : cov_tie_down_);
-    if (rc.carry) c.hit(cov_carry_);
-    if (rc.subnormal && !rc.to_zero) c.hit(cov_sub_);
-    if (rc.overflow) c.hit(cov_ovf_);
-    if (rc.to_zero) c.hit(r.exact.neg ? cov_unz_ : cov_uz_);
+    elem_.count(c, o.ca, o.cb, st.p, 64);
+    result_.count(c, r.exact, nz0 && nz1);
   }
 
   std::vector<Vector> corners() {
@@ -288,11 +246,9 @@ class Mxfp4Harness {
         break;
       case kShaped:
       case kTensor:
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::mx_quantize(r, fmt::kE2M1, x, 64, o.ca, o.sa);
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::mx_quantize(r, fmt::kE2M1, x, 64, o.cb, o.sb);
         break;
       default: {  // near / tiny: random sparse-ish codes, exponent sums placed on purpose
@@ -320,9 +276,7 @@ class Mxfp4Harness {
     auto one = [](const char* name, const uint8_t* codes, const uint8_t* sc) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "%s: E8M0 scales %u %u  E2M1 codes k=0..63: ", name, sc[0], sc[1]);
-      std::string s = buf;
-      for (int k = 0; k < 64; ++k) s += "0123456789abcdef"[codes[k] & 0xF];
-      return s + "\n";
+      return buf + hex_nibbles(codes, 64) + "\n";
     };
     dp::Mxfp4DotStages st;
     const dp::DotResult r = dp::Mxfp4Dot64::compute(o.ca, o.sa, o.cb, o.sb, &st);
@@ -335,29 +289,16 @@ class Mxfp4Harness {
 
  private:
   Session& s_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
-  int cov_nan_, cov_xmin_, cov_xmax_, cov_summax_, cov_one_, cov_d_, cov_jam_inexact_, cov_jam_tie_, cov_zero_, cov_cancel_;
-  int cov_pos_, cov_neg_, cov_sub_, cov_ovf_, cov_uz_, cov_unz_, cov_exact_, cov_inexact_, cov_tie_down_;
-  int cov_tie_up_, cov_carry_, cov_psign_, cov_negzero_, cov_src_;
+  ValueBlocks blocks_;
+  Fp32ResultBins result_;
+  E2m1ElemBins elem_;
+  int cov_nan_, cov_xmin_, cov_xmax_, cov_summax_, cov_one_, cov_d_, cov_jam_inexact_, cov_jam_tie_, cov_src_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "mxfp4_dot64", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  std::printf("mxfp4_dot64: Verilated model with STAGES=4\n");
-  std::vector<Field> layout;
-  add_fp32_fields(layout, "", 0);
-  Session s(o, kSources, layout, 1);
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 60000 : 1000000));
-  std::unique_ptr<Mxfp4Harness> h;
-  try {
-    h.reset(new Mxfp4Harness(s, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_mxfp4_dot64: %s\n", e.what());
-    return kExitUsage;
-  }
-  return run_harness<Model>(s, *h, 1, k);
+  return harness_main<Model, Mxfp4Harness>(argc, argv, "mxfp4_dot64", kSources, 60000, 1000000, [] {
+    return fp32_output("mxfp4_dot64: Verilated model with STAGES=4", {""});
+  });
 }

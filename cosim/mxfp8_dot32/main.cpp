@@ -11,7 +11,6 @@
 // overflow threshold).
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "Vmxfp8_dot32_cosim_top.h"
@@ -44,12 +43,9 @@ const fmt::MiniFloatSpec& spec(int f) { return f ? fmt::kE5M2 : fmt::kE4M3; }
 Vector make_vec(const Operands& o, int source) {
   Vector v;
   v.w.assign(kWords, 0);
-  uint16_t c[32];
   for (int f = 0; f < 2; ++f) {
-    for (int k = 0; k < 32; ++k) c[k] = o.f[f].ca[k];
-    stim::pack_codes(c, 32, 8, v.w.data() + 16 * f);
-    for (int k = 0; k < 32; ++k) c[k] = o.f[f].cb[k];
-    stim::pack_codes(c, 32, 8, v.w.data() + 16 * f + 8);
+    stim::pack_codes(o.f[f].ca, 32, 8, v.w.data() + 16 * f);
+    stim::pack_codes(o.f[f].cb, 32, 8, v.w.data() + 16 * f + 8);
     v.w[32] |= (static_cast<uint32_t>(o.f[f].sa) | static_cast<uint32_t>(o.f[f].sb) << 8) << (16 * f);
   }
   v.source = source;
@@ -58,12 +54,9 @@ Vector make_vec(const Operands& o, int source) {
 
 Operands unpack(const Vector& v) {
   Operands o;
-  uint16_t c[32];
   for (int f = 0; f < 2; ++f) {
-    stim::unpack_codes(v.w.data() + 16 * f, 32, 8, c);
-    for (int k = 0; k < 32; ++k) o.f[f].ca[k] = static_cast<uint8_t>(c[k]);
-    stim::unpack_codes(v.w.data() + 16 * f + 8, 32, 8, c);
-    for (int k = 0; k < 32; ++k) o.f[f].cb[k] = static_cast<uint8_t>(c[k]);
+    stim::unpack_codes(v.w.data() + 16 * f, 32, 8, o.f[f].ca);
+    stim::unpack_codes(v.w.data() + 16 * f + 8, 32, 8, o.f[f].cb);
     o.f[f].sa = static_cast<uint8_t>(v.w[32] >> (16 * f));
     o.f[f].sb = static_cast<uint8_t>(v.w[32] >> (16 * f + 8));
   }
@@ -74,19 +67,18 @@ dp::Elem decode(int f, uint8_t c) { return f ? dp::decode_e5m2(c) : dp::decode_e
 
 class Mxfp8Harness {
  public:
-  Mxfp8Harness(Session& s, const std::string& npy) : s_(s) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  Mxfp8Harness(Session& s, const std::string& npy) : s_(s), blocks_(s, npy) {
     Coverage& c = s_.cov();
     for (int f = 0; f < 2; ++f) {
       const std::string p = f ? "e5m2." : "e4m3.";
       Bins& b = bins_[f];
       b.nan_scale = c.declare(p + "nan.scale");
-      b.nan_elem = c.declare(p + "nan.element");
-      if (f) {
-        b.nan_inf_zero = c.declare(p + "nan.inf_times_zero");
-        b.nan_inf_inf = c.declare(p + "nan.pinf_plus_ninf");
-        b.inf_pos = c.declare(p + "inf.positive");
-        b.inf_neg = c.declare(p + "inf.negative");
+      b.special.nan = c.declare(p + "nan.element");
+      if (f) {  // E4M3 has no Inf
+        b.special.inf_zero = c.declare(p + "nan.inf_times_zero");
+        b.special.inf_inf = c.declare(p + "nan.pinf_plus_ninf");
+        b.special.pos_inf = c.declare(p + "inf.positive");
+        b.special.neg_inf = c.declare(p + "inf.negative");
       }
       b.elem_sub = c.declare(p + "elem.subnormal");
       b.xmin = c.declare(p + "X.min_-254");
@@ -96,19 +88,7 @@ class Mxfp8Harness {
         const int id = c.declare(p + "shift." + std::to_string(sh));
         if (sh == 0) b.shift = id;
       }
-      b.zero = c.declare(p + "result.zero");
-      b.cancel = c.declare(p + "result.zero_cancellation");
-      b.pos = c.declare(p + "result.positive");
-      b.neg = c.declare(p + "result.negative");
-      b.sub = c.declare(p + "result.subnormal");
-      b.ovf = c.declare(p + "result.overflow_inf");
-      b.uz = c.declare(p + "result.underflow_to_zero");
-      b.unz = c.declare(p + "result.underflow_to_neg_zero");
-      b.exact = c.declare(p + "round.exact");
-      b.inexact = c.declare(p + "round.inexact");
-      b.tie_down = c.declare(p + "round.tie_to_even_down");
-      b.tie_up = c.declare(p + "round.tie_to_even_up");
-      b.carry = c.declare(p + "round.carry_into_exponent");
+      b.result.declare(c, p);
     }
     cov_src_ = c.declare_group("source.", kSources, false);
   }
@@ -157,15 +137,11 @@ class Mxfp8Harness {
     const Bins& b = bins_[f];
     const bool scale_nan = o.sa == 0xFF || o.sb == 0xFF;
     if (scale_nan) c.hit(b.nan_scale);
-    bool enan = false, inf_zero = false, pinf = false, ninf = false, any_p = false;
+    ElemSpecials sp;
+    bool any_p = false;
     for (int k = 0; k < 32; ++k) {
       const dp::Elem x = decode(f, o.ca[k]), y = decode(f, o.cb[k]);
-      if (x.kind == dp::Elem::nan || y.kind == dp::Elem::nan) enan = true;
-      else if (x.kind == dp::Elem::inf || y.kind == dp::Elem::inf) {
-        const bool z = (x.kind == dp::Elem::num && x.sig == 0) || (y.kind == dp::Elem::num && y.sig == 0);
-        if (z) inf_zero = true;
-        else ((x.neg != y.neg) ? ninf : pinf) = true;
-      }
+      sp.add(x, y);
       for (const dp::Elem& e : {x, y})
         if (e.kind == dp::Elem::num && e.sig && e.exp == (f ? -16 : -9) && e.sig < (f ? 4u : 8u)) c.hit(b.elem_sub);
       if (st.prod_sig[k]) {
@@ -174,29 +150,11 @@ class Mxfp8Harness {
       }
     }
     if (scale_nan) return st.out_bits;
-    if (enan) c.hit(b.nan_elem);
-    if (f && !enan) {
-      if (inf_zero) c.hit(b.nan_inf_zero);
-      else if (pinf && ninf) c.hit(b.nan_inf_inf);
-      else if (pinf) c.hit(b.inf_pos);
-      else if (ninf) c.hit(b.inf_neg);
-    }
+    b.special.count(c, sp);
     if (r.exact.kind != dp::ExactValue::finite) return st.out_bits;
     if (any_p && st.scale_exp == -254) c.hit(b.xmin);
     if (any_p && st.scale_exp == 254) c.hit(b.xmax);
-    const stim::RoundClass rc = stim::classify_fp32_round(r.exact);
-    if (rc.zero) {
-      c.hit(b.zero);
-      if (any_p) c.hit(b.cancel);
-      return st.out_bits;
-    }
-    c.hit(r.exact.neg ? b.neg : b.pos);
-    c.hit(rc.exact ? b.exact : b.inexact);
-    if (rc.tie) c.hit(rc.up ? b.tie_up : b.tie_down);
-    if (rc.carry) c.hit(b.carry);
-    if (rc.subnormal && !rc.to_zero) c.hit(b.sub);
-    if (rc.overflow) c.hit(b.ovf);
-    if (rc.to_zero) c.hit(r.exact.neg ? b.unz : b.uz);
+    b.result.count(c, r.exact, any_p);
     return st.out_bits;
   }
 
@@ -303,11 +261,9 @@ class Mxfp8Harness {
           break;
         case kShaped:
         case kTensor:
-          if (src == kShaped) stim::shaped_block(r, x, 32);
-          else tensor_->block(r, x, 32);
+          blocks_.fill(r, src == kShaped, x, 32);
           stim::mx_quantize(r, spec(f), x, 32, s.ca, &s.sa);
-          if (src == kShaped) stim::shaped_block(r, x, 32);
-          else tensor_->block(r, x, 32);
+          blocks_.fill(r, src == kShaped, x, 32);
           stim::mx_quantize(r, spec(f), x, 32, s.cb, &s.sb);
           break;
         default: {  // range: normal codes of a band of exponents, X near the FP32 limits
@@ -340,12 +296,7 @@ class Mxfp8Harness {
       for (int side = 0; side < 2; ++side) {
         std::snprintf(buf, sizeof buf, "%s %s: E8M0 scale %u, codes k=0..31:", f ? "E5M2" : "E4M3", side ? "B" : "A",
                       side ? d.sb : d.sa);
-        s += buf;
-        for (int k = 0; k < 32; ++k) {
-          std::snprintf(buf, sizeof buf, " %02x", (side ? d.cb : d.ca)[k]);
-          s += buf;
-        }
-        s += "\n";
+        s += buf + hex_codes(side ? d.cb : d.ca, 32, 2) + "\n";
       }
       dp::Mxfp8DotStages st;
       const dp::DotResult r = dp::Mxfp8Dot32::compute(spec(f), d.ca, d.sa, d.cb, d.sb, &st);
@@ -358,11 +309,12 @@ class Mxfp8Harness {
 
  private:
   struct Bins {
-    int nan_scale, nan_elem, nan_inf_zero = -1, nan_inf_inf = -1, inf_pos = -1, inf_neg = -1, elem_sub, xmin, xmax, shift;
-    int zero, cancel, pos, neg, sub, ovf, uz, unz, exact, inexact, tie_down, tie_up, carry;
+    int nan_scale, elem_sub, xmin, xmax, shift;
+    SpecialBins special;
+    Fp32ResultBins result;
   };
   Session& s_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
+  ValueBlocks blocks_;
   Bins bins_[2];
   int cov_src_;
 };
@@ -370,21 +322,7 @@ class Mxfp8Harness {
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "mxfp8_dot32", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  std::printf("mxfp8_dot32: Verilated mxfp8_dot32_cosim_top (E4M3 and E5M2, STAGES=3)\n");
-  std::vector<Field> layout;
-  add_fp32_fields(layout, "e4m3.", 0);
-  add_fp32_fields(layout, "e5m2.", 1);
-  Session s(o, kSources, layout, 2);
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 50000 : 1000000));
-  std::unique_ptr<Mxfp8Harness> h;
-  try {
-    h.reset(new Mxfp8Harness(s, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_mxfp8_dot32: %s\n", e.what());
-    return kExitUsage;
-  }
-  return run_harness<Model>(s, *h, 2, k);
+  return harness_main<Model, Mxfp8Harness>(argc, argv, "mxfp8_dot32", kSources, 50000, 1000000, [] {
+    return fp32_output("mxfp8_dot32: Verilated mxfp8_dot32_cosim_top (E4M3 and E5M2, STAGES=3)", {"e4m3.", "e5m2."});
+  });
 }

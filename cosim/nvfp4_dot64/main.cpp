@@ -10,7 +10,6 @@
 // (a few nonzero elements with random scales: alignment shifts, cancellation, ties).
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "Vnvfp4_dot64.h"
@@ -38,11 +37,8 @@ struct Operands {
 Vector make_vec(const Operands& o, int source) {
   Vector v;
   v.w.assign(kWords, 0);
-  uint16_t c[64];
-  for (int k = 0; k < 64; ++k) c[k] = o.ca[k];
-  stim::pack_codes(c, 64, 4, v.w.data());
-  for (int k = 0; k < 64; ++k) c[k] = o.cb[k];
-  stim::pack_codes(c, 64, 4, v.w.data() + 8);
+  stim::pack_codes(o.ca, 64, 4, v.w.data());
+  stim::pack_codes(o.cb, 64, 4, v.w.data() + 8);
   for (int j = 0; j < 4; ++j) {
     v.w[16] |= static_cast<uint32_t>(o.sa[j]) << (8 * j);
     v.w[17] |= static_cast<uint32_t>(o.sb[j]) << (8 * j);
@@ -53,11 +49,8 @@ Vector make_vec(const Operands& o, int source) {
 
 Operands unpack(const Vector& v) {
   Operands o;
-  uint16_t c[64];
-  stim::unpack_codes(v.w.data(), 64, 4, c);
-  for (int k = 0; k < 64; ++k) o.ca[k] = static_cast<uint8_t>(c[k]);
-  stim::unpack_codes(v.w.data() + 8, 64, 4, c);
-  for (int k = 0; k < 64; ++k) o.cb[k] = static_cast<uint8_t>(c[k]);
+  stim::unpack_codes(v.w.data(), 64, 4, o.ca);
+  stim::unpack_codes(v.w.data() + 8, 64, 4, o.cb);
   for (int j = 0; j < 4; ++j) {
     o.sa[j] = static_cast<uint8_t>(v.w[16] >> (8 * j));
     o.sb[j] = static_cast<uint8_t>(v.w[17] >> (8 * j));
@@ -74,8 +67,7 @@ uint8_t e4m3_code(int t, int sig) {
 
 class Nvfp4Harness {
  public:
-  Nvfp4Harness(Session& s, const std::string& npy) : s_(s) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  Nvfp4Harness(Session& s, const std::string& npy) : s_(s), blocks_(s, npy) {
     Coverage& c = s_.cov();
     cov_nan_ = c.declare_group("nan.", {"scale_a_only", "scale_b_only", "both"});
     cov_negscale_ = c.declare("scale.negative_code");
@@ -99,26 +91,19 @@ class Nvfp4Harness {
     cov_tie_down_ = c.declare("round.tie_to_even_down");
     cov_tie_up_ = c.declare("round.tie_to_even_up");
     cov_carry_ = c.declare("round.carry_into_exponent");
-    cov_psign_ = c.declare_group("prod.sign.", {"pp", "pn", "np", "nn"});
-    cov_negzero_ = c.declare("elem.neg_zero_code");
+    elem_.declare(c);
     cov_src_ = c.declare_group("source.", kSources, false);
   }
 
   void hooks(StreamDriver<Model>::Hooks& h) {
     h.set_inputs = [](Model& m, const Vector& v) {
-      for (int i = 0; i < 8; ++i) {
-        m.a[i] = v.w[static_cast<size_t>(i)];
-        m.b[i] = v.w[static_cast<size_t>(8 + i)];
-      }
+      set_ab_words(m, v, 8);
       m.sa = v.w[16];
       m.sb = v.w[17];
     };
     h.get_outputs = [](const Model& m, uint32_t* out) { out[0] = m.out; };
     h.set_idle_inputs = [](Model& m, SplitMix64& r) {
-      for (int i = 0; i < 8; ++i) {
-        m.a[i] = r.next32();
-        m.b[i] = r.next32();
-      }
+      set_ab_random(m, r, 8);
       m.sa = r.next32();
       m.sb = r.next32();
     };
@@ -155,10 +140,7 @@ class Nvfp4Harness {
       if (std::abs(st.sub[j]) == dp::Nvfp4DotBounds::sub) c.hit(cov_submax_);
       if (std::abs(st.partial[j]) == dp::Nvfp4DotBounds::partial) c.hit(cov_partmax_);
     }
-    for (int k = 0; k < 64; ++k) {
-      if (st.p[k]) c.hit(cov_psign_ + 2 * ((o.ca[k] >> 3) & 1) + ((o.cb[k] >> 3) & 1));
-      if (o.ca[k] == 8 || o.cb[k] == 8) c.hit(cov_negzero_);
-    }
+    elem_.count(c, o.ca, o.cb, st.p, 64);
     if (st.total == 0) {
       c.hit(cov_zero_);
       if (any_part) c.hit(cov_cancel_);
@@ -286,11 +268,9 @@ class Nvfp4Harness {
         break;
       case kShaped:
       case kTensor:
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::nvfp4_quantize64(r, x, o.ca, o.sa);
-        if (src == kShaped) stim::shaped_block(r, x, 64);
-        else tensor_->block(r, x, 64);
+        blocks_.fill(r, src == kShaped, x, 64);
         stim::nvfp4_quantize64(r, x, o.cb, o.sb);
         break;
       default: {  // sparse: 1..6 nonzero products, random scales over the whole range
@@ -318,9 +298,7 @@ class Nvfp4Harness {
       char buf[160];
       std::snprintf(buf, sizeof buf, "%s: E4M3 scales 0x%02x 0x%02x 0x%02x 0x%02x  E2M1 codes k=0..63: ", name, sc[0], sc[1],
                     sc[2], sc[3]);
-      std::string s = buf;
-      for (int k = 0; k < 64; ++k) s += "0123456789abcdef"[codes[k] & 0xF];
-      return s + "\n";
+      return buf + hex_nibbles(codes, 64) + "\n";
     };
     dp::Nvfp4DotStages st;
     dp::Nvfp4Dot64::compute(o.ca, o.sa, o.cb, o.sb, &st);
@@ -334,29 +312,17 @@ class Nvfp4Harness {
 
  private:
   Session& s_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
+  ValueBlocks blocks_;
+  E2m1ElemBins elem_;
   int cov_nan_, cov_negscale_, cov_subscale_, cov_zeroscale_, cov_shift_, cov_ssmax_, cov_ttmin_, cov_ttmax_;
   int cov_submax_, cov_partmax_, cov_zero_, cov_cancel_, cov_pos_, cov_neg_, cov_exact_, cov_inexact_;
-  int cov_tie_down_, cov_tie_up_, cov_carry_, cov_psign_, cov_negzero_, cov_src_;
+  int cov_tie_down_, cov_tie_up_, cov_carry_, cov_src_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "nvfp4_dot64", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  std::printf("nvfp4_dot64: Verilated model with STAGES=5\n");
-  std::vector<Field> layout;
-  add_fp32_fields(layout, "", 0);
-  Session s(o, kSources, layout, 1);
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 60000 : 1000000));
-  std::unique_ptr<Nvfp4Harness> h;
-  try {
-    h.reset(new Nvfp4Harness(s, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_nvfp4_dot64: %s\n", e.what());
-    return kExitUsage;
-  }
-  return run_harness<Model>(s, *h, 1, k);
+  return harness_main<Model, Nvfp4Harness>(argc, argv, "nvfp4_dot64", kSources, 60000, 1000000, [] {
+    return fp32_output("nvfp4_dot64: Verilated model with STAGES=5", {""});
+  });
 }

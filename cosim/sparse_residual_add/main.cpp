@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "Vsparse_residual_add.h"
@@ -38,7 +37,7 @@ namespace {
 enum Source { kCorner, kUniform, kShaped, kTensor, kAcc };
 const std::vector<std::string> kSources = {"corner", "uniform", "shaped", "tensor", "acc"};
 constexpr int kStepWords = 18;
-constexpr int kOut = 3;
+constexpr int kOut = 3;  // output words per transaction: dot, acc_after, acc_before (main())
 constexpr int kMaxSteps = 8;
 
 struct Step {
@@ -89,8 +88,7 @@ const char* const kPairs[6] = {"01", "02", "03", "12", "13", "23"};
 
 class SparseHarness {
  public:
-  SparseHarness(Session& s, const std::string& npy) : s_(s) {
-    if (s_.opt().only_source.empty() || s_.opt().only_source == "tensor") tensor_.reset(new stim::NpyBlocks(npy));
+  SparseHarness(Session& s, const std::string& npy) : s_(s), blocks_(s, npy) {
     Coverage& c = s_.cov();
     for (int g = 0; g < 16; ++g)
       for (int p = 0; p < 6; ++p) {
@@ -156,6 +154,17 @@ class SparseHarness {
   // The register value left by the last sequence (what the RTL register holds when the next
   // sequence starts). Reset by the waveform re-run, which starts from reset.
   uint32_t last_acc = 0;
+
+  // Around the waveform re-run (harness_main): the re-run starts from reset, where the register
+  // holds +0; the regression's value is restored afterwards.
+  void around_rerun(bool entering) {
+    if (entering) {
+      saved_acc_ = last_acc;
+      last_acc = 0;
+    } else {
+      last_acc = saved_acc_;
+    }
+  }
 
   void golden(const Vector& v, uint32_t* out) {
     Coverage& c = s_.cov();
@@ -428,11 +437,9 @@ class SparseHarness {
           break;
         case kShaped:
         case kTensor:
-          if (src == kShaped) stim::shaped_block(r, x, 64);
-          else tensor_->block(r, x, 64);
+          blocks_.fill(r, src == kShaped, x, 64);
           s.r = sparse_from_values(r, x);
-          if (src == kShaped) stim::shaped_block(r, x, 64);
-          else tensor_->block(r, x, 64);
+          blocks_.fill(r, src == kShaped, x, 64);
           s.w = stim::hif4_quantize_random_opts(r, x);
           break;
         default: {  // acc: small dot products into registers near cancellation / ties / overflow
@@ -469,8 +476,7 @@ class SparseHarness {
         s += buf;
       }
       std::snprintf(buf, sizeof buf, "\n  W: E6M2 0x%02x E1_8 0x%02x E1_16 0x%04x elements: ", st.w.e6m2, st.w.e1_8, st.w.e1_16);
-      s += buf;
-      for (int k = 0; k < 64; ++k) s += "0123456789abcdef"[st.w.nib[k] & 0xF];
+      s += buf + hex_nibbles(st.w.nib, 64);
       dp::SparseDotStages ds;
       const dp::DotResult d = dp::SparseResidualHif4Dot::compute(st.r, st.w, &ds);
       if (st.start) acc.reset(fmt::bits_f32(st.init));
@@ -485,7 +491,8 @@ class SparseHarness {
 
  private:
   Session& s_;
-  std::unique_ptr<stim::NpyBlocks> tensor_;
+  ValueBlocks blocks_;
+  uint32_t saved_acc_ = 0;  // last_acc during the waveform re-run
   int cov_pair_, cov_unsorted_, cov_l2_, cov_l3_, cov_nan_, cov_imax_, cov_bigmax_, cov_psign_, cov_dzero_, cov_dcancel_;
   int cov_dpos_, cov_dneg_, cov_start_zero_, cov_start_val_, cov_cont_, cov_anan_, cov_ainf_, cov_acancel_;
   int cov_ainexact_, cov_atie_, cov_anegzero_, cov_long_, cov_src_;
@@ -494,31 +501,8 @@ class SparseHarness {
 }  // namespace
 
 int main(int argc, char** argv) {
-  StreamKnobs k;
-  Options o = parse_cli(argc, argv, "sparse_residual_add", StreamKnobs::usage(),
-                        [&](const std::string& f, const std::function<std::string()>& val) { return k.parse(f, val); });
-  std::printf("sparse_residual_add: Verilated model with STAGES=5, MANT_BITS=23, ROUND_RZ=0\n");
-  std::vector<Field> layout;
-  add_fp32_fields(layout, "dot.", 0);
-  add_fp32_fields(layout, "acc_after.", 1);
-  add_fp32_fields(layout, "acc_before.", 2);
-  Session s(o, kSources, layout, kOut);
-  s.set_count(o.count ? o.count : (o.level == Level::quick ? 20000 : 1000000));
-  std::unique_ptr<SparseHarness> h;
-  try {
-    h.reset(new SparseHarness(s, o.npy.empty() ? stim::default_npy() : o.npy));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim_sparse_residual_add: %s\n", e.what());
-    return kExitUsage;
-  }
-  // The waveform re-run starts from reset: the register holds +0 there.
-  uint32_t saved = 0;
-  return run_harness<Model>(s, *h, kOut, k, [&](bool entering) {
-    if (entering) {
-      saved = h->last_acc;
-      h->last_acc = 0;
-    } else {
-      h->last_acc = saved;
-    }
+  return harness_main<Model, SparseHarness>(argc, argv, "sparse_residual_add", kSources, 20000, 1000000, [] {
+    return fp32_output("sparse_residual_add: Verilated model with STAGES=5, MANT_BITS=23, ROUND_RZ=0",
+                       {"dot.", "acc_after.", "acc_before."});
   });
 }

@@ -1,7 +1,9 @@
 // The 64-length dot-unit comparison (docs/cost.md, "HiF4 vs NVFP4: the paper's claims").
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "cost/cost.hpp"
 #include "datapath/gemm.hpp"
@@ -14,6 +16,19 @@ std::string g4(double v, int prec = 4) {
   char b[64];
   std::snprintf(b, sizeof b, "%.*g", prec, v);
   return b;
+}
+
+// Areas in gate equivalents: whole GE with thousands separators (153,900, not 1.539e+05), so the
+// columns of the table read and compare at a glance; small values keep one decimal.
+std::string ge(double v) {
+  if (std::fabs(v) < 1000) return g4(v, 5);
+  const long long n = std::llround(v);
+  std::string d = std::to_string(n < 0 ? -n : n), o;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i && (d.size() - i) % 3 == 0) o += ',';
+    o += d[i];
+  }
+  return (n < 0 ? "-" : "") + o;
 }
 
 std::string widths(const UnitSpec& s) {
@@ -139,8 +154,8 @@ std::string compare_markdown(const std::vector<UnitCompareRow>& rows, const std:
        "product toggle rate |\n";
   o << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
-    o << "| " << r.config << " | " << g4(r.total_ge, 5) << " | " << (r.measured_ge > 0 ? g4(r.measured_ge, 5) : std::string("-"))
-      << " | " << g4(r.baseline_ge, 5) << " | " << g4(r.incremental_ge, 5) << " | "
+    o << "| " << r.config << " | " << ge(r.total_ge) << " | " << (r.measured_ge > 0 ? ge(r.measured_ge) : std::string("-"))
+      << " | " << ge(r.baseline_ge) << " | " << ge(r.incremental_ge) << " | "
       << (nv ? ratio(r.incremental_ge, nv->incremental_ge) : "-") << " | " << (nv ? ratio(r.total_ge, nv->total_ge) : "-") << " | "
       << g4(r.dot_pj, 4) << " | " << (nv ? ratio(r.dot_pj, nv->dot_pj) : "-") << " | " << g4(r.pe_pj(), 4) << " | "
       << (nv ? ratio(r.pe_pj(), nv->pe_pj()) : "-") << " | " << g4(r.alpha_products, 3) << " |\n";
@@ -153,7 +168,7 @@ std::string compare_markdown(const std::vector<UnitCompareRow>& rows, const std:
   for (const auto& r : rows) {
     o << "\n### " << r.config << "\n\n| component | shape | area (GE) | shared | toggle rate | pJ per dot | what |\n|---|---|---|---|---|---|---|\n";
     for (const auto& p : r.parts)
-      o << "| " << p.name << " | " << p.shape << " | " << g4(p.ge, 5) << " | " << (p.baseline ? "yes" : "no") << " | " << g4(p.alpha, 3)
+      o << "| " << p.name << " | " << p.shape << " | " << ge(p.ge) << " | " << (p.baseline ? "yes" : "no") << " | " << g4(p.alpha, 3)
         << " | " << g4(p.pj, 3) << " | " << p.what << " |\n";
   }
   return o.str();

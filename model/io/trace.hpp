@@ -5,7 +5,8 @@
 // values, unknown keys, captured vs shape-only rules); the first problem throws
 // hifsim::Error(manifest, field, reason), e.g.
 //   traces/x/trace.yaml: ops[3] (layer0.o_proj).M: must be an integer, got string '7'
-// Tensor files are not opened by read_trace(); load_operand() reads one (float32 .npy only) and
+// Tensor files are not opened by read_trace(); load_operand() reads one (float32 .npy, or an F32
+// tensor of a .safetensors file, io/safetensors.hpp) and
 // checks its shape. Hashes are checked by the Python validator, not here.
 #pragma once
 #include <cstdint>

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <dirent.h>
 #include <fstream>
 #include <regex>
 #include <sys/stat.h>
 
 #include "config/unit_config.hpp"
+#include "io/npy.hpp"
+#include "io/safetensors.hpp"
 #include "io/trace.hpp"
 #include "util/error.hpp"
 #include "tlm_test_util.hpp"
@@ -288,4 +291,93 @@ TEST(TraceReader, BadManifestsAreRejected) {
   check(good + "- {name: q, layer: 0, op: q_proj, M: 8, N: 16, K: 32, batch: 1}\n", "ops[1].name: duplicate op name 'q'");
   check("ops: [\n", "(yaml): parse error at line");
   EXPECT_NE(error_of([&] { io::read_trace(dir + "/nothing"); }).find("trace.yaml is missing"), std::string::npos);
+}
+
+// ---- .safetensors tensors (model/io/safetensors.*) ----
+namespace {
+// A safetensors file written byte by byte here (independent of the reader): 8-byte LE header
+// length, the JSON header, the data.
+void write_safetensors(const std::string& path, const std::string& json, const std::vector<float>& data,
+                       size_t truncate_by = 0) {
+  std::string bytes;
+  uint64_t n = json.size();
+  for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+  bytes += json;
+  for (float v : data) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+  }
+  bytes.resize(bytes.size() - truncate_by);
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+}  // namespace
+
+TEST(Safetensors, ReadsTheNamedF32TensorExactly) {
+  const std::string p = std::string(::testing::TempDir()) + "/hifsim_two.safetensors";
+  // Tensor "w" (2 x 3) after tensor "b" (4 values), metadata present: offsets select the bytes.
+  const std::vector<float> data = {1.5f, -2.f, 3.25f, 0.f, 1e-40f, -0.f, 65504.f, 7.f, -1e30f, 0.1f};
+  write_safetensors(p,
+                    R"({"__metadata__": {"format": "pt"}, "b": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},)"
+                    R"( "w": {"dtype": "F32", "shape": [2, 3], "data_offsets": [16, 40]}})",
+                    data);
+  const io::NpyArray w = io::read_safetensors_f32(p, "w");
+  ASSERT_EQ(w.shape, (std::vector<size_t>{2, 3}));
+  for (size_t i = 0; i < 6; ++i) {
+    uint32_t x, y;
+    std::memcpy(&x, &w.f32[i], 4);
+    std::memcpy(&y, &data[4 + i], 4);
+    EXPECT_EQ(x, y) << i;  // bit for bit (subnormal, -0)
+  }
+  const io::NpyArray b = io::read_safetensors_f32(p, "b");
+  EXPECT_EQ(b.shape, (std::vector<size_t>{4}));
+  EXPECT_EQ(b.f32[2], 3.25f);
+  EXPECT_NE(error_of([&] { io::read_safetensors_f32(p, ""); }).find("holds 2 tensors; name one with 'key'"), std::string::npos);
+  EXPECT_NE(error_of([&] { io::read_safetensors_f32(p, "x"); }).find("no tensor named 'x'"), std::string::npos);
+}
+
+TEST(Safetensors, BadFilesAreRejectedClearly) {
+  const std::string p = std::string(::testing::TempDir()) + "/hifsim_bad.safetensors";
+  const std::vector<float> four = {1, 2, 3, 4};
+  auto err = [&](const std::string& json, size_t truncate = 0) {
+    write_safetensors(p, json, four, truncate);
+    return error_of([&] { io::read_safetensors_f32(p, ""); });
+  };
+  write_safetensors(p, R"({"t": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})", four);  // the good file
+  EXPECT_EQ(io::read_safetensors_f32(p, "").f32, four);
+  EXPECT_NE(err(R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 16]}})").find("dtype F16, expected F32"), std::string::npos);
+  EXPECT_NE(err(R"({"t": {"dtype": "F32", "shape": [5], "data_offsets": [0, 16]}})").find("its shape needs 20"), std::string::npos);
+  EXPECT_NE(err(R"({"t": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})", 4).find("runs past the end"), std::string::npos);
+  EXPECT_NE(err(R"({"t": {"dtype": "F32", "shape": [4], "data_offsets": [0)").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(err(R"(["t"])").find("not a JSON object"), std::string::npos);
+  std::ofstream(p, std::ios::binary) << std::string("\xff\xff\xff\xff\xff\xff\xff\x7f{}", 10);
+  EXPECT_NE(error_of([&] { io::read_safetensors_f32(p, ""); }).find("is not plausible"), std::string::npos);
+  EXPECT_NE(error_of([&] { io::read_safetensors_f32(p + ".missing", ""); }).find("cannot open"), std::string::npos);
+}
+
+// A captured trace whose A operand is stored as .safetensors loads the same values as the .npy.
+TEST(TraceReader, SafetensorsOperandLoadsLikeTheNpy) {
+  const io::Trace t = io::read_trace(src("traces/stories260k"));
+  const io::TraceOp& op = t.ops[0];
+  struct stat st{};
+  if (::stat((t.dir + "/" + op.a->file).c_str(), &st) != 0) GTEST_SKIP() << "tensors not generated (scripts/capture/ensure_traces.sh)";
+  const io::NpyArray a = io::read_npy_f32(t.dir + "/" + op.a->file);
+  const std::string dir = std::string(::testing::TempDir()) + "/hifsim_st_trace";
+  mkdir(dir.c_str(), 0777);
+  write_safetensors(dir + "/a.safetensors",
+                    R"({"act": {"dtype": "F32", "shape": [)" + std::to_string(a.shape[0]) + ", " + std::to_string(a.shape[1]) +
+                        R"(], "data_offsets": [0, )" + std::to_string(4 * a.f32.size()) + "]}}",
+                    a.f32);
+  std::ifstream in(t.manifest);
+  std::string y((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "a: {file: " + op.a->file + ", dtype: float32, sha256: " + op.a->sha256 + "}";
+  const size_t at = y.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  y.replace(at, from.size(), "a: {file: a.safetensors, dtype: float32, key: act}");
+  std::ofstream(dir + "/trace.yaml") << y;
+  const io::Trace t2 = io::read_trace(dir);
+  const io::Operand o = io::load_operand(t2, t2.ops[0], "a", 0);
+  EXPECT_EQ(o.rows, op.M);
+  EXPECT_EQ(o.cols, op.K);
+  EXPECT_EQ(std::memcmp(o.data.data(), a.f32.data(), 4 * a.f32.size()), 0);
 }

@@ -3,9 +3,6 @@
 // correction), timing of the trace on an equal-peak matrix unit (the timing core of the TLM
 // model), area and energy (the cost model, switching activity measured on the trace's tensors),
 // model-level perplexity, then plots and a self-contained HTML report.
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -18,9 +15,12 @@
 #include "cost/cost.hpp"
 #include "eval/accuracy_report.hpp"
 #include "eval/unit_eval.hpp"
+#include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
+#include "util/files.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "util/json.hpp"
 #include "util/manifest.hpp"
 
@@ -35,73 +35,12 @@ namespace {
 using namespace hifsim;
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, ','))
-    if (!x.empty()) v.push_back(x);
-  return v;
-}
-
-bool exists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0;
-}
-
-void mkdirs(const std::string& d) {
-  std::string cur;
-  std::stringstream ss(d);
-  std::string part;
-  if (!d.empty() && d[0] == '/') cur = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    if (mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create folder");
-  }
-}
-
 // A path given on the command line, else the same path under the source tree (so the defaults
 // work from any working directory).
 std::string locate(const std::string& p) {
-  if (exists(p) || p.empty() || p[0] == '/') return p;
+  if (path_exists(p) || p.empty() || p[0] == '/') return p;
   const std::string s = std::string(HIFSIM_SOURCE_DIR) + "/" + p;
-  return exists(s) ? s : p;
-}
-
-std::string self_dir() {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
-  std::string s(buf, static_cast<size_t>(n));
-  return s.substr(0, s.rfind('/'));
-}
-
-// Runs argv (no shell) with extra environment; throws on a non-zero exit.
-void run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& what) {
-  std::cout.flush();
-  std::cerr.flush();
-  const pid_t pid = fork();
-  if (pid < 0) throw Error(what, "", "cannot start a child process");
-  if (pid == 0) {
-    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> a;
-    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execvp(a[0], a.data());
-    std::perror(a[0]);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw Error(what, argv[0], "failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
-}
-
-std::string g(double v, int prec = 6) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", prec, v);
-  return b;
+  return path_exists(s) ? s : p;
 }
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
@@ -135,11 +74,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (trace.shape_only())
     throw Error(trace.manifest, "kind", "shape-only trace: the comparison needs tensors (captured traces)");
   for (const auto& op : trace.ops)
-    if (op.a && !exists(trace.dir + "/" + op.a->file))
+    if (op.a && !path_exists(trace.dir + "/" + op.a->file))
       throw Error(trace.manifest, op.name + ".a", "tensor file " + op.a->file +
                                                       " is missing: run `bash scripts/capture/ensure_traces.sh` first");
   std::vector<fmt::Format> formats;
-  for (const std::string& f : split(p.get("formats"))) {
+  for (const std::string& f : split_list(p.get("formats"))) {
     const auto fm = fmt::parse_format(f);
     if (!fm || !fmt::format_info(*fm).tensor)
       throw Error("--formats", f, "unknown tensor format; choose from " + fmt::tensor_format_names());
@@ -147,7 +86,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   }
   if (formats.empty()) throw Error("--formats", p.get("formats"), "no format given");
   std::vector<eval::Correction> corrections;
-  for (const std::string& r : split(p.get("residual"))) corrections.push_back(eval::Correction::parse(r));
+  for (const std::string& r : split_list(p.get("residual"))) corrections.push_back(eval::Correction::parse(r));
   if (corrections.empty()) corrections.push_back(eval::Correction::parse("none"));
   std::string name = trace.dir;
   while (!name.empty() && name.back() == '/') name.pop_back();
@@ -158,10 +97,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   std::vector<std::string> configs;
   for (fmt::Format f : formats) {
     const std::string c = locate(p.get("configs") + "/" + fmt::format_info(f).name + "-32x32.yaml");
-    if (!exists(c)) throw Error("--configs", c, "no unit config for " + std::string(fmt::format_info(f).name));
+    if (!path_exists(c)) throw Error("--configs", c, "no unit config for " + std::string(fmt::format_info(f).name));
     configs.push_back(c);
   }
-  mkdirs(data);
+  make_dirs(data);
   Manifest m;
   m.command = "compare";
   m.argv = argv;
@@ -183,7 +122,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       ++done;
       if (done % std::max<size_t>(1, total / 10) == 0 || done == total)
         std::cerr << "[compare]   " << done << "/" << total << " op runs ("
-                  << g(std::chrono::duration<double>(Clock::now() - t0).count(), 3) << " s)\n";
+                  << fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 3) << " s)\n";
     };
   const std::vector<eval::OpAccuracy> acc = eval::evaluate_trace(trace, ao);
   const eval::AccuracyFiles af = eval::accuracy_tables(
@@ -215,11 +154,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       const cost::CostReport& cr = *e.cost;
       const double macs = e.totals.macs;
       units << fname << "," << c.name << "," << configs[i] << "," << u.peak_macs_per_cycle() << "," << e.totals.cycles.total
-            << "," << g(e.utilization) << "," << g(macs, 12) << "," << g(cr.total_pj / macs) << "," << g(cr.compute_pj / macs)
-            << "," << g(cr.buffers_pj / macs) << "," << g(cr.memory_pj / macs) << "," << g(cr.total_mm2) << ","
-            << g(cr.logic_ge / 1e6) << "," << g(cr.dot_unit_ge) << "," << g(cr.power_w) << "," << g(cr.edp_js) << "\n";
+            << "," << fmt_g(e.utilization, 6) << "," << fmt_g(macs, 12) << "," << fmt_g(cr.total_pj / macs, 6) << "," << fmt_g(cr.compute_pj / macs, 6)
+            << "," << fmt_g(cr.buffers_pj / macs, 6) << "," << fmt_g(cr.memory_pj / macs, 6) << "," << fmt_g(cr.total_mm2, 6) << ","
+            << fmt_g(cr.logic_ge / 1e6, 6) << "," << fmt_g(cr.dot_unit_ge, 6) << "," << fmt_g(cr.power_w, 6) << "," << fmt_g(cr.edp_js, 6) << "\n";
       say("unit " + fname + " (" + c.name + "): " + std::to_string(e.totals.cycles.total) + " cycles, utilization " +
-          g(100 * e.utilization, 4) + " %, " + g(cr.total_pj / macs, 4) + " pJ/MAC, " + g(cr.total_mm2, 4) + " mm2");
+          fmt_g(100 * e.utilization, 4) + " %, " + fmt_g(cr.total_pj / macs, 4) + " pJ/MAC, " + fmt_g(cr.total_mm2, 4) + " mm2");
       if (c.residual.kind == dp::ResidualKind::none) {
         std::vector<double> vals;
         for (const auto& a : cr.area) {
@@ -237,7 +176,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   ab << "\n";
   for (const auto& [f, vals] : area_rows) {
     ab << f;
-    for (double v : vals) ab << "," << g(v);
+    for (double v : vals) ab << "," << fmt_g(v, 6);
     ab << "\n";
   }
   io::write_file_atomic(data + "/area_breakdown.csv", ab.str());
@@ -249,17 +188,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     const cost::CostTables ct = cost::load_tables(cost::default_tables_dir());
     std::vector<cost::OperandSet> sets;
     std::vector<std::vector<float>> keep;
-    for (const auto& op : trace.ops) {
-      if (op.attention() || sets.size() >= 4) continue;
-      io::Operand a = io::load_operand(trace, op, "a", 0), b = io::load_operand(trace, op, "b", 0);
-      cost::OperandSet s;
-      s.name = op.name;
-      s.M = a.rows, s.N = b.rows, s.K = a.cols;
-      keep.push_back(std::move(a.data));
-      keep.push_back(std::move(b.data));
-      s.A = keep[keep.size() - 2].data(), s.B = keep.back().data();
-      sets.push_back(s);
-    }
+    for (const auto& op : trace.ops)
+      if (!op.attention() && sets.size() < 4) sets.push_back(eval::trace_operand_set(trace, op, 1, keep));
     cost::ActivityOptions co;
     co.sample_dots = uo.activity_sample;
     const auto rows = cost::compare_units(ct, formats, sets, co);
@@ -278,15 +208,15 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     std::string rl;
     for (const auto& c : corrections)
       if (c.arc == -2) rl += (rl.empty() ? "" : ",") + std::string(dp::residual_name(c.residual.kind));
-    run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/eval_perplexity.py", "--model", ppl_model,
+    cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/eval_perplexity.py", "--model", ppl_model,
                "--tokens", std::to_string(ppl_tokens), "--formats", fl, "--residuals", rl, "--out", data, "--quiet"},
-              {"HIFSIM_LIB=" + self_dir() + "/../lib/libhifsim_c.so"}, "perplexity");
+              {"HIFSIM_LIB=" + cli::self_dir() + "/../lib/libhifsim_c.so"}, "perplexity");
     m.outputs.emplace_back(data + "/perplexity.json", "model-level perplexity");
   } else if (ppl_tokens > 0) {
     say("perplexity: skipped (no tokenizer for " + trace.model_name + ")");
   }
 
-  m.extra.emplace_back("seconds", g(std::chrono::duration<double>(Clock::now() - t0).count(), 4));
+  m.extra.emplace_back("seconds", fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 4));
   m.write(out + "/manifest.json");
 
   // ---- 4. report ----
@@ -295,9 +225,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     std::vector<std::string> cmd = {HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/render_report.py", out,
                                     "--title", "Format comparison: " + trace.model_name};
     if (quiet) cmd.push_back("--quiet");
-    run_child(cmd, {}, "report");
+    cli::run_child(cmd, {}, "report");
   }
-  say("done in " + g(std::chrono::duration<double>(Clock::now() - t0).count(), 4) + " s: " + out + "/report.html");
+  say("done in " + fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 4) + " s: " + out + "/report.html");
   return 0;
 }
 }  // namespace

@@ -5,10 +5,8 @@
 //   --compare-units   the 64-length dot-unit comparison (HiF4, NVFP4, MXFP4, HiF8, BF16) vs the
 //                     HiF4 paper's claims
 //   --fit             the area fit of the synthesis CSV (coefficients and residuals)
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -17,40 +15,18 @@
 #include "command.hpp"
 #include "config/unit_config.hpp"
 #include "cost/cost.hpp"
+#include "eval/unit_eval.hpp"
+#include "files_and_children.hpp"
 #include "io/npy.hpp"
 #include "io/trace.hpp"
 #include "perf/runner.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "util/json.hpp"
 #include "util/manifest.hpp"
 
 namespace {
 using namespace hifsim;
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, sep))
-    if (!x.empty()) v.push_back(x);
-  return v;
-}
-
-void make_dir(const std::string& d) {
-  if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create the output folder");
-}
-
-std::string g4(double v, int prec = 4) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", prec, v);
-  return b;
-}
-
-io::NpyArray read_matrix(const std::string& path, const char* what) {
-  io::NpyArray a = io::read_npy_f32(path);
-  if (a.shape.size() != 2) throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(a.shape));
-  return a;
-}
 
 // ---- --fit ----
 int run_fit(const cli::ArgParser& p, const cost::CostTables& t) {
@@ -60,10 +36,10 @@ int run_fit(const cli::ArgParser& p, const cost::CostTables& t) {
   std::cout << "# area fit of " << csv << " (" << f.points.size() << " probe rows), relative least squares per class\n";
   std::cout << "| class | probe | parameters | Yosys GE | model GE | error |\n|---|---|---|---|---|---|\n";
   for (const auto& x : f.points)
-    std::cout << "| " << x.family << " | " << x.module << " | " << x.parameters << " | " << g4(x.measured_ge, 6) << " | "
-              << g4(x.predicted_ge, 6) << " | " << g4(100 * x.rel(), 3) << " % |\n";
-  std::cout << "\nmax |error| " << g4(100 * f.max_abs_rel, 3) << " %, rms " << g4(100 * f.rms_rel, 3) << " %; per class:";
-  for (const auto& [k, v] : f.family_max_abs_rel) std::cout << " " << k << " " << g4(100 * v, 3) << "%";
+    std::cout << "| " << x.family << " | " << x.module << " | " << x.parameters << " | " << fmt_g(x.measured_ge, 6) << " | "
+              << fmt_g(x.predicted_ge, 6) << " | " << fmt_g(100 * x.rel(), 3) << " % |\n";
+  std::cout << "\nmax |error| " << fmt_g(100 * f.max_abs_rel, 3) << " %, rms " << fmt_g(100 * f.rms_rel, 3) << " %; per class:";
+  for (const auto& [k, v] : f.family_max_abs_rel) std::cout << " " << k << " " << fmt_g(100 * v, 3) << "%";
   const cost::AreaCoeffs& c = f.coeffs;
   std::cout << "\n\n# fitted coefficients (configs/cost/area.yaml values):\n";
   const std::pair<const char*, double> kv[] = {
@@ -72,9 +48,9 @@ int run_fit(const cli::ArgParser& p, const cost::CostTables& t) {
       {"shift_s2", c.shift_s2}, {"norm_wl", c.norm_wl}, {"norm_w2", c.norm_w2}, {"mux_w", c.mux_w},       {"max_w", c.max_w},
       {"dec_e2m1", c.dec_e2m1}, {"dec_hif8", c.dec_hif8}, {"acc_c", c.acc_c},     {"acc_m", c.acc_m},       {"acc_rz", c.acc_rz}};
   for (const auto& [k, v] : kv) {
-    std::cout << k << ": " << g4(v, 5);
+    std::cout << k << ": " << fmt_g(v, 5);
     const double stored = t.area.at(k);
-    if (std::fabs(stored - v) > 1e-3 * std::max(1.0, std::fabs(v))) std::cout << "   (table has " << g4(stored, 5) << ": update it)";
+    if (std::fabs(stored - v) > 1e-3 * std::max(1.0, std::fabs(v))) std::cout << "   (table has " << fmt_g(stored, 5) << ": update it)";
     std::cout << "\n";
   }
   return 0;
@@ -166,7 +142,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     m.add_input(tr.manifest);
     source = "trace " + tr.manifest;
     std::vector<std::string> only;
-    if (p.has("ops")) only = split(p.get("ops"), ',');
+    if (p.has("ops")) only = split_list(p.get("ops"), ',');
     for (const std::string& o : only) {
       bool found = false;
       for (const auto& op : tr.ops) found |= op.name == o;
@@ -183,8 +159,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       jobs.push_back(j);
       const double w = static_cast<double>(op.M) * op.N * op.K * static_cast<double>(j.instances);
       if (!tr.shape_only() && op.a && op.b) {
-        io::Operand a = io::load_operand(tr, op, "a", 0), b = io::load_operand(tr, op, "b", 0);
-        add_set(op.name, std::move(a.data), std::move(b.data), op.M, op.N, op.K, w);
+        sets.push_back(eval::trace_operand_set(tr, op, w, keep));
       } else {
         random_set(op.name, op.M, op.N, op.K, w, stream);
       }
@@ -193,14 +168,14 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     if (jobs.empty()) throw Error(tr.manifest, "ops", "nothing to run");
     data_source = tr.shape_only() ? "seeded normal values (shape-only trace " + tr.manifest + ")" : "tensors of " + tr.manifest;
   } else if (p.has("a")) {
-    io::NpyArray A = read_matrix(p.get("a"), "A"), B = read_matrix(p.get("b"), "B");
+    io::NpyArray A = cli::read_matrix(p.get("a"), "A"), B = cli::read_matrix(p.get("b"), "B");
     if (A.shape[1] != B.shape[1]) throw Error(p.get("b"), "shape", "K differs from A's");
     m.add_input(p.get("a"));
     m.add_input(p.get("b"));
     perf::Job j;
     j.M = A.shape[0], j.N = B.shape[0], j.K = A.shape[1];
     if (p.has("gemm")) {
-      const auto d = split(p.get("gemm"), ',');
+      const auto d = split_list(p.get("gemm"), ',');
       if (d.size() != 3 || std::stoull(d[0]) != j.M || std::stoull(d[1]) != j.N || std::stoull(d[2]) != j.K)
         throw Error("command line", "--gemm", "does not match the shapes of --a / --b");
     }
@@ -209,7 +184,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     add_set(p.get("a") + " x " + p.get("b"), std::move(A.f32), std::move(B.f32), j.M, j.N, j.K, 1);
     data_source = p.get("a") + ", " + p.get("b");
   } else if (p.has("gemm")) {
-    const auto d = split(p.get("gemm"), ',');
+    const auto d = split_list(p.get("gemm"), ',');
     if (d.size() != 3) throw Error("command line", "--gemm", "expected M,N,K");
     uint64_t dims[3];
     for (int i = 0; i < 3; ++i) {
@@ -226,19 +201,19 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     data_source = "seeded normal values (seed " + std::to_string(seed) + ")";
   }
 
-  make_dir(out);
+  cli::make_dir(out);
   if (p.is_set("compare-units")) {
     if (sets.empty()) {
       // Default data: the committed sample activation against itself (64 x 1024).
       const std::string sample = std::string(HIFSIM_SOURCE_DIR) + "/traces/sample/activations.npy";
-      io::NpyArray A = read_matrix(sample, "A");
+      io::NpyArray A = cli::read_matrix(sample, "A");
       m.add_input(sample);
       std::vector<float> b = A.f32;
       add_set("traces/sample/activations.npy", std::move(A.f32), std::move(b), A.shape[0], A.shape[0], A.shape[1], 1);
       data_source = "traces/sample/activations.npy (64 x 1024) against itself";
     }
     std::vector<fmt::Format> fs;
-    for (const auto& n : split(p.get("formats"), ',')) {
+    for (const auto& n : split_list(p.get("formats"), ',')) {
       const auto f = fmt::parse_format(n);
       if (!f || !fmt::format_info(*f).tensor) throw Error("--formats", n, "unknown tensor format");
       fs.push_back(*f);
@@ -278,7 +253,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
 
   if (!p.has("config")) throw Error("command line", "--config", "required (or --compare-units / --fit)");
   std::vector<std::string> overrides;
-  if (p.has("set")) overrides = split(p.get("set"), ',');
+  if (p.has("set")) overrides = split_list(p.get("set"), ',');
   const cfg::UnitConfig u = cfg::load_unit_config(p.get("config"), overrides);
   m.add_config(p.get("config"));
   ao.order = u.dataflow;

@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "datapath/arc.hpp"
 #include "datapath/gemm_stats.hpp"
+#include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
@@ -16,13 +17,6 @@
 
 namespace {
 using namespace hifsim;
-
-io::NpyArray read_matrix(const std::string& path, const char* what) {
-  io::NpyArray a = io::read_npy_f32(path);
-  if (a.shape.size() != 2)
-    throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(a.shape));
-  return a;
-}
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p("hifsim gemm --format F --a A.npy --b B.npy --out C.npy [options]",
@@ -49,7 +43,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (arc && res.kind != dp::ResidualKind::none)
     throw Error("command line", "--arc", "cannot be combined with --residual (choose one correction)");
 
-  const io::NpyArray A = read_matrix(p.get("a"), "A"), B = read_matrix(p.get("b"), "B");
+  const io::NpyArray A = cli::read_matrix(p.get("a"), "A"), B = cli::read_matrix(p.get("b"), "B");
   const size_t M = A.shape[0], K = A.shape[1], N = B.shape[0];
   if (B.shape[1] != K)
     throw Error(p.get("b"), "shape", "K mismatch: A is " + io::shape_str(A.shape) + ", B is " + io::shape_str(B.shape));
@@ -65,7 +59,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     if (v != "auto") S = static_cast<long>(p.get_int("arc", 0, 1 << 30));
     dp::ArcPlan plan;
     if (p.has("arc-calib")) {
-      const io::NpyArray cal = read_matrix(p.get("arc-calib"), "calibration activations");
+      const io::NpyArray cal = cli::read_matrix(p.get("arc-calib"), "calibration activations");
       if (cal.shape[1] != K) throw Error(p.get("arc-calib"), "shape", "K differs from A's");
       plan = dp::arc_plan(cal.f32.data(), cal.shape[0], K, S, *f);
     } else {

@@ -3,7 +3,6 @@
 // the values (docs/tlm.md). Engine: the SystemC/TLM model (default when built) or the plain
 // timing core (--engine analytic; the only one in -DHIFSIM_FAST_ONLY=ON builds). Both give the
 // same numbers.
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cmath>
@@ -16,10 +15,12 @@
 #include "config/unit_config.hpp"
 #include "cost/cost.hpp"
 #include "eval/unit_eval.hpp"
+#include "files_and_children.hpp"
 #include "io/npy.hpp"
 #include "io/trace.hpp"
 #include "perf/runner.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "util/json.hpp"
 #include "util/manifest.hpp"
 #include "util/rng.hpp"
@@ -30,19 +31,6 @@
 namespace {
 using namespace hifsim;
 using Clock = std::chrono::steady_clock;
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, sep))
-    if (!x.empty()) v.push_back(x);
-  return v;
-}
-
-void make_dir(const std::string& d) {
-  if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create the output folder");
-}
 
 std::vector<float> random_matrix(uint64_t rows, uint64_t cols, uint64_t seed, uint64_t stream) {
   std::vector<float> x(rows * cols);
@@ -55,19 +43,6 @@ std::vector<float> random_matrix(uint64_t rows, uint64_t cols, uint64_t seed, ui
     if (i + 1 < x.size()) x[i + 1] = static_cast<float>(rad * std::sin(6.283185307179586 * u2));
   }
   return x;
-}
-
-io::NpyArray read_matrix(const std::string& path, const char* what) {
-  io::NpyArray a = io::read_npy_f32(path);
-  if (a.shape.size() != 2)
-    throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(a.shape));
-  return a;
-}
-
-std::string fmt2(double v, int prec = 4) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", prec, v);
-  return b;
 }
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
@@ -122,7 +97,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (engine == "tlm") throw Error("command line", "--engine", "tlm: this build has no SystemC model (HIFSIM_FAST_ONLY)");
 #endif
   std::vector<std::string> overrides;
-  if (p.has("set")) overrides = split(p.get("set"), ',');
+  if (p.has("set")) overrides = split_list(p.get("set"), ',');
   const cfg::UnitConfig u = cfg::load_unit_config(p.get("config"), overrides);
   const unsigned threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
   if (p.has("gemm") == p.has("trace")) throw Error("command line", "--gemm/--trace", "give exactly one of them");
@@ -130,7 +105,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (p.has("a") && !p.has("gemm")) throw Error("command line", "--a", "only with --gemm");
   const bool timing_only_flag = p.is_set("timing-only");
   const std::string out = p.get("out");
-  make_dir(out);
+  cli::make_dir(out);
 
   // ---- build the jobs ----
   std::vector<perf::Job> jobs;
@@ -142,7 +117,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   std::string source;
   bool values = !timing_only_flag;
   if (p.has("gemm")) {
-    const auto d = split(p.get("gemm"), ',');
+    const auto d = split_list(p.get("gemm"), ',');
     if (d.size() != 3) throw Error("command line", "--gemm", "expected M,N,K");
     uint64_t dims[3];
     for (int i = 0; i < 3; ++i) {
@@ -159,7 +134,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     j.values = values;
     if (values) {
       if (p.has("a")) {
-        io::NpyArray A = read_matrix(p.get("a"), "A"), B = read_matrix(p.get("b"), "B");
+        io::NpyArray A = cli::read_matrix(p.get("a"), "A"), B = cli::read_matrix(p.get("b"), "B");
         if (A.shape[0] != j.M || A.shape[1] != j.K)
           throw Error(p.get("a"), "shape", io::shape_str(A.shape) + " is not M x K = " + std::to_string(j.M) + " x " + std::to_string(j.K));
         if (B.shape[0] != j.N || B.shape[1] != j.K)
@@ -189,7 +164,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       values = false;
     }
     std::vector<std::string> only;
-    if (p.has("ops")) only = split(p.get("ops"), ',');
+    if (p.has("ops")) only = split_list(p.get("ops"), ',');
     for (const std::string& o : only) {
       bool found = false;
       for (const auto& op : t.ops) found |= op.name == o;
@@ -248,13 +223,13 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       current = s;
       if (std::chrono::duration<double>(Clock::now() - last).count() < 2.0) return;
       last = Clock::now();
-      std::cerr << "hifsim run: " << s << " (" << fmt2(std::chrono::duration<double>(last - t0).count(), 3) << " s)\n";
+      std::cerr << "hifsim run: " << s << " (" << fmt_g(std::chrono::duration<double>(last - t0).count(), 3) << " s)\n";
     };
     o.step_progress = [&](uint64_t done, uint64_t total) {
       if (std::chrono::duration<double>(Clock::now() - last).count() < 2.0) return;
       last = Clock::now();
       std::cerr << "hifsim run: " << current << ": step " << done << " / " << total << " ("
-                << fmt2(std::chrono::duration<double>(last - t0).count(), 3) << " s)\n";
+                << fmt_g(std::chrono::duration<double>(last - t0).count(), 3) << " s)\n";
     };
   }
   std::vector<perf::JobResult> res;
@@ -398,10 +373,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.write(out + "/manifest.json");
   if (!quiet) {
     std::cerr << "hifsim run: " << u.name << " (" << engine << "), " << tot.gemms << " GEMM(s), " << tot.cycles.total
-              << " cycles, utilization " << fmt2(100.0 * (tot.cycles.total ? tot.macs / (static_cast<double>(tot.cycles.total) * static_cast<double>(u.peak_macs_per_cycle())) : 0.0), 4)
+              << " cycles, utilization " << fmt_g(100.0 * (tot.cycles.total ? tot.macs / (static_cast<double>(tot.cycles.total) * static_cast<double>(u.peak_macs_per_cycle())) : 0.0), 4)
               << " %, stalls: memory " << tot.cycles.memory_stall << " fill " << tot.cycles.fill << " drain "
               << tot.cycles.drain << (values ? ", checksum " + checksum : std::string(", timing only")) << "; "
-              << fmt2(wall, 3) << " s wall, " << fmt2(wall > 0 ? static_cast<double>(sim_cycles) / wall : 0, 3)
+              << fmt_g(wall, 3) << " s wall, " << fmt_g(wall > 0 ? static_cast<double>(sim_cycles) / wall : 0, 3)
               << " simulated cycles/s\n";
     if (cost_report) std::cerr << "hifsim run: cost: " << cost::cost_summary(*cost_report) << "\n";
   }

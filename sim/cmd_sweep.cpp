@@ -3,8 +3,6 @@
 // names an accuracy trace, the accuracy of the point's arithmetic (format, accumulator,
 // alignment, residual) on real tensors -- memoized, since most axes do not change values.
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <future>
 #include <optional>
@@ -17,6 +15,7 @@
 #include "command.hpp"
 #include "eval/trace_accuracy.hpp"
 #include "eval/unit_eval.hpp"
+#include "files_and_children.hpp"
 #include "io/npy.hpp"
 #include "sweep/sweep.hpp"
 #include "util/error.hpp"
@@ -108,26 +107,6 @@ class AccuracyMemo {
   std::map<std::string, std::shared_future<AccuracyResult>> memo_;
 };
 
-void run_python(const std::vector<std::string>& argv) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> a;
-    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execvp(a[0], a.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error(argv[1], argv.size() > 2 ? argv[2] : "", "failed");
-}
-
-std::string self_exe() {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "hifsim";
-}
-
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p("hifsim sweep --sweep S.yaml --out DIR [--jobs N] [--shard i/N] [--emit-slurm N] [--merge-only]",
                    "Evaluate every point of a design sweep (docs/sweeps.md): cycles, utilization, area, energy,\n"
@@ -160,12 +139,12 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   }
   if (p.has("emit-slurm")) {
     const long n = p.get_int("emit-slurm", 1, 100000);
-    const std::string script = sweep::slurm_script(s, out, static_cast<size_t>(n), self_exe());
+    const std::string script = sweep::slurm_script(s, out, static_cast<size_t>(n), cli::self_exe());
     mkdir(out.c_str(), 0777);
     io::write_file_atomic(out + "/sweep.slurm", script);
     std::cout << "wrote " << out << "/sweep.slurm (" << n << " tasks, " << all.size() << " points)\n"
               << "submit: sbatch " << out << "/sweep.slurm\n"
-              << "merge:  " << self_exe() << " sweep --sweep " << s.file << " --out " << out << " --merge-only\n";
+              << "merge:  " << cli::self_exe() << " sweep --sweep " << s.file << " --out " << out << " --merge-only\n";
     return 0;
   }
   if (!p.is_set("merge-only")) {
@@ -232,10 +211,13 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.write(out + "/manifest.json");
   if (!p.is_set("quiet")) std::cerr << "[sweep] " << rows << "/" << all.size() << " points in " << out << "/results.csv\n";
   // Parquet copy of the merged CSV when pyarrow is installed (optional; the script says so if not).
-  if (rows > 0) run_python({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/results_parquet.py", out + "/results.csv"});
+  if (rows > 0)
+    cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/results_parquet.py", out + "/results.csv"},
+                   {}, "parquet copy");
   if (!p.is_set("no-plots") && rows > 0)
-    run_python({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/pareto.py", out + "/results.csv",
-                "--out", out + "/pareto"});
+    cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/pareto.py", out + "/results.csv",
+                    "--out", out + "/pareto"},
+                   {}, "pareto plot");
   return rows == all.size() || p.has("shard") ? 0 : 1;
 }
 }  // namespace

@@ -4,32 +4,20 @@
 #include <iostream>
 #include <map>
 #include <sstream>
-#include <sys/stat.h>
 
 #include "args.hpp"
 #include "command.hpp"
 #include "eval/accuracy_report.hpp"
+#include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
+#include "util/text.hpp"
 #include "util/error.hpp"
 #include "util/json.hpp"
 #include "util/manifest.hpp"
 
 namespace {
 using namespace hifsim;
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, ','))
-    if (!x.empty()) v.push_back(x);
-  return v;
-}
-
-void make_dir(const std::string& d) {
-  if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create the output folder");
-}
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p("hifsim trace --trace traces/X --out DIR [--formats F,...] [--residual R,...] [--arc S] [options]",
@@ -49,7 +37,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.parse(args)) return 0;
 
   eval::AccuracyOptions o;
-  for (const std::string& f : split(p.get("formats"))) {
+  for (const std::string& f : split_list(p.get("formats"))) {
     const auto fmt = fmt::parse_format(f);
     if (!fmt || !fmt::format_info(*fmt).tensor)
       throw Error("--formats", f, "unknown tensor format; choose from " + fmt::tensor_format_names());
@@ -57,7 +45,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   }
   if (o.formats.empty()) throw Error("--formats", p.get("formats"), "no format given");
   o.corrections.clear();
-  for (const std::string& r : split(p.get("residual"))) o.corrections.push_back(eval::Correction::parse(r));
+  for (const std::string& r : split_list(p.get("residual"))) o.corrections.push_back(eval::Correction::parse(r));
   if (p.has("arc")) o.corrections.push_back(eval::Correction::parse("arc:" + p.get("arc")));
   o.base = cli::read_gemm_options(p, o.formats.front());
   if (p.has("config"))
@@ -66,7 +54,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
 
   io::Trace t = io::read_trace(p.get("trace"));
   if (p.has("ops")) {
-    const auto keep = split(p.get("ops"));
+    const auto keep = split_list(p.get("ops"));
     std::vector<io::TraceOp> ops;
     for (const auto& op : t.ops)
       if (std::find(keep.begin(), keep.end(), op.op) != keep.end()) ops.push_back(op);
@@ -76,7 +64,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const std::vector<eval::OpAccuracy> rows = eval::evaluate_trace(t, o);
 
   const std::string dir = p.get("out");
-  make_dir(dir);
+  cli::make_dir(dir);
   const eval::AccuracyFiles files = eval::accuracy_tables(
       rows, "Trace `" + t.manifest + "` (" + t.model_name + ", " + std::to_string(t.ops.size()) + " ops), accumulator " +
                 o.base.acc.name() + ". Errors against the trace's FP32 reference outputs; underflow = nonzero activation "

@@ -8,20 +8,15 @@
 #include "cost/cost.hpp"
 #include "datapath/gemm.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace hifsim::cost {
 namespace {
 
-std::string g4(double v, int prec = 4) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", prec, v);
-  return b;
-}
-
 // Areas in gate equivalents: whole GE with thousands separators (153,900, not 1.539e+05), so the
 // columns of the table read and compare at a glance; small values keep one decimal.
 std::string ge(double v) {
-  if (std::fabs(v) < 1000) return g4(v, 5);
+  if (std::fabs(v) < 1000) return fmt_g(v, 5);
   const long long n = std::llround(v);
   std::string d = std::to_string(n < 0 ? -n : n), o;
   for (size_t i = 0; i < d.size(); ++i) {
@@ -147,7 +142,7 @@ std::string compare_markdown(const std::vector<UnitCompareRow>& rows, const std:
   const UnitCompareRow* nv = nullptr;
   for (const auto& r : rows)
     if (r.format == "nvfp4") nv = &r;
-  auto ratio = [&](double a, double b) { return nv && b > 0 ? g4(a / b, 3) : std::string("-"); };
+  auto ratio = [&](double a, double b) { return nv && b > 0 ? fmt_g(a / b, 3) : std::string("-"); };
   std::ostringstream o;
   o << "| unit | model area (GE) | RTL area (GE, Yosys) | shared with FP8/INT8 baseline (GE) | incremental (GE) | "
        "incremental / NVFP4 | area / NVFP4 | energy per dot (pJ) | energy / NVFP4 | PE energy per dot (pJ) | PE / NVFP4 | "
@@ -157,8 +152,8 @@ std::string compare_markdown(const std::vector<UnitCompareRow>& rows, const std:
     o << "| " << r.config << " | " << ge(r.total_ge) << " | " << (r.measured_ge > 0 ? ge(r.measured_ge) : std::string("-"))
       << " | " << ge(r.baseline_ge) << " | " << ge(r.incremental_ge) << " | "
       << (nv ? ratio(r.incremental_ge, nv->incremental_ge) : "-") << " | " << (nv ? ratio(r.total_ge, nv->total_ge) : "-") << " | "
-      << g4(r.dot_pj, 4) << " | " << (nv ? ratio(r.dot_pj, nv->dot_pj) : "-") << " | " << g4(r.pe_pj(), 4) << " | "
-      << (nv ? ratio(r.pe_pj(), nv->pe_pj()) : "-") << " | " << g4(r.alpha_products, 3) << " |\n";
+      << fmt_g(r.dot_pj, 4) << " | " << (nv ? ratio(r.dot_pj, nv->dot_pj) : "-") << " | " << fmt_g(r.pe_pj(), 4) << " | "
+      << (nv ? ratio(r.pe_pj(), nv->pe_pj()) : "-") << " | " << fmt_g(r.alpha_products, 3) << " |\n";
   }
   o << "\nPaper (arXiv:2602.11287 section III-B): HiF4 incremental area about 1/3 of NVFP4's (0.33); "
        "HiF4 64-length dot-product power about 10% lower than NVFP4's (0.90).\n";
@@ -168,8 +163,8 @@ std::string compare_markdown(const std::vector<UnitCompareRow>& rows, const std:
   for (const auto& r : rows) {
     o << "\n### " << r.config << "\n\n| component | shape | area (GE) | shared | toggle rate | pJ per dot | what |\n|---|---|---|---|---|---|---|\n";
     for (const auto& p : r.parts)
-      o << "| " << p.name << " | " << p.shape << " | " << ge(p.ge) << " | " << (p.baseline ? "yes" : "no") << " | " << g4(p.alpha, 3)
-        << " | " << g4(p.pj, 3) << " | " << p.what << " |\n";
+      o << "| " << p.name << " | " << p.shape << " | " << ge(p.ge) << " | " << (p.baseline ? "yes" : "no") << " | " << fmt_g(p.alpha, 3)
+        << " | " << fmt_g(p.pj, 3) << " | " << p.what << " |\n";
   }
   return o.str();
 }

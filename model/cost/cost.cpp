@@ -7,17 +7,12 @@
 
 #include "datapath/gemm.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "util/json.hpp"
 #include "util/rng.hpp"
 
 namespace hifsim::cost {
 namespace {
-
-std::string g4(double v, int prec = 4) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", prec, v);
-  return b;
-}
 
 double e_class(const CostTables& t, Cls c) {
   switch (c) {
@@ -46,7 +41,7 @@ double ops_energy_pj(const CostTables& t, const std::vector<Component>& inv, con
       const double tog = act ? act->toggles_per_dot(c.name) : bits * un;
       if (act && std::fabs(act->bits_per_dot(c.name) - bits) > 0.5)
         throw Error("cost", c.name,
-                    "the activity recorded " + g4(act->bits_per_dot(c.name)) + " register bits, the inventory has " + g4(bits) +
+                    "the activity recorded " + fmt_g(act->bits_per_dot(c.name), 4) + " register bits, the inventory has " + fmt_g(bits, 4) +
                         " (internal inconsistency)");
       fj = t.energy.at("e_ff_toggle") * tog + t.energy.at("e_ff_clock") * bits;
     } else {
@@ -90,7 +85,7 @@ void fill_area(const CostTables& t, const cfg::UnitConfig& u, CostReport& r) {
   auto logic = [&](const std::string& name, double ge, const std::string& note) {
     r.area.push_back({name, ge, mm2(t, ge), note});
   };
-  logic("pe.dot_units", P * r.dot_unit_ge, std::to_string(r.pes) + " x " + g4(r.dot_unit_ge, 6) + " GE");
+  logic("pe.dot_units", P * r.dot_unit_ge, std::to_string(r.pes) + " x " + fmt_g(r.dot_unit_ge, 6) + " GE");
   logic("pe.pipeline_regs", P * r.pipeline_reg_ge, std::to_string(s.stages) + " register ranks per PE");
   logic("pe.accumulators", P * r.accumulator_ge, "FP32-family adder + register per PE");
   const int ob = operand_bits(u.format, s.lanes);
@@ -289,16 +284,16 @@ void write_cost_json(JsonWriter& w, const CostReport& r) {
 
 std::string cost_summary(const CostReport& r) {
   std::ostringstream o;
-  o << "area " << g4(r.total_mm2) << " mm2 (logic " << g4(r.logic_ge / 1e6) << " MGE = " << g4(r.logic_mm2) << " mm2, SRAM "
-    << g4(r.sram_mm2) << " mm2; per PE: dot unit " << g4(r.dot_unit_ge, 5) << " GE, accumulator " << g4(r.accumulator_ge, 5)
+  o << "area " << fmt_g(r.total_mm2, 4) << " mm2 (logic " << fmt_g(r.logic_ge / 1e6, 4) << " MGE = " << fmt_g(r.logic_mm2, 4) << " mm2, SRAM "
+    << fmt_g(r.sram_mm2, 4) << " mm2; per PE: dot unit " << fmt_g(r.dot_unit_ge, 5) << " GE, accumulator " << fmt_g(r.accumulator_ge, 5)
     << " GE) at " << r.node;
   if (r.activity.transitions) {
     const double m = r.macs > 0 ? r.macs : 1;
-    o << "\nenergy " << g4(r.total_pj * 1e-6) << " uJ (compute " << g4(r.compute_pj * 1e-6) << ", buffers " << g4(r.buffers_pj * 1e-6)
-      << ", memory " << g4(r.memory_pj * 1e-6) << "); per MAC " << g4(r.total_pj / m) << " pJ (compute " << g4(r.compute_pj / m)
-      << ", buffers " << g4(r.buffers_pj / m) << ", memory " << g4(r.memory_pj / m) << "); dot op " << g4(r.dot_pj)
-      << " pJ, accumulator add " << g4(r.acc_add_pj) << " pJ";
-    o << "\npower " << g4(r.power_w) << " W at " << g4(r.clock_ghz) << " GHz, EDP " << g4(r.edp_js) << " J*s";
+    o << "\nenergy " << fmt_g(r.total_pj * 1e-6, 4) << " uJ (compute " << fmt_g(r.compute_pj * 1e-6, 4) << ", buffers " << fmt_g(r.buffers_pj * 1e-6, 4)
+      << ", memory " << fmt_g(r.memory_pj * 1e-6, 4) << "); per MAC " << fmt_g(r.total_pj / m, 4) << " pJ (compute " << fmt_g(r.compute_pj / m, 4)
+      << ", buffers " << fmt_g(r.buffers_pj / m, 4) << ", memory " << fmt_g(r.memory_pj / m, 4) << "); dot op " << fmt_g(r.dot_pj, 4)
+      << " pJ, accumulator add " << fmt_g(r.acc_add_pj, 4) << " pJ";
+    o << "\npower " << fmt_g(r.power_w, 4) << " W at " << fmt_g(r.clock_ghz, 4) << " GHz, EDP " << fmt_g(r.edp_js, 4) << " J*s";
   }
   return o.str();
 }

@@ -7,14 +7,10 @@
 
 #include "io/npy.hpp"
 #include "util/json.hpp"
+#include "util/text.hpp"
 
 namespace hifsim::eval {
 namespace {
-std::string g(double v, int prec = 6) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", prec, v);
-  return b;
-}
 }  // namespace
 
 AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::string& title) {
@@ -44,23 +40,23 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
          "mean_rel_err,underflow_a,underflow_b,arc_channels,seconds\n";
   for (const auto& r : rows)
     ops << r.format << "," << r.correction << "," << r.layer << "," << r.op_name << "," << r.op << "," << r.M << ","
-        << r.N << "," << r.K << "," << r.batch << "," << g(r.err.sqnr_db) << "," << g(r.err.rel_frobenius) << ","
-        << g(r.err.cosine, 9) << "," << g(r.err.max_abs_err) << "," << g(r.err.max_rel_err) << ","
-        << g(r.err.mean_rel_err) << "," << g(r.underflow_a) << "," << g(r.underflow_b) << "," << r.arc_channels << ","
-        << g(r.seconds, 4) << "\n";
+        << r.N << "," << r.K << "," << r.batch << "," << fmt_g(r.err.sqnr_db, 6) << "," << fmt_g(r.err.rel_frobenius, 6) << ","
+        << fmt_g(r.err.cosine, 9) << "," << fmt_g(r.err.max_abs_err, 6) << "," << fmt_g(r.err.max_rel_err, 6) << ","
+        << fmt_g(r.err.mean_rel_err, 6) << "," << fmt_g(r.underflow_a, 6) << "," << fmt_g(r.underflow_b, 6) << "," << r.arc_channels << ","
+        << fmt_g(r.seconds, 4) << "\n";
   lay << "format,correction,layer,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a\n";
   for (const auto& [k, a] : layers) {
     const auto e = a.sums.metrics();
-    lay << std::get<0>(k) << "," << std::get<1>(k) << "," << std::get<2>(k) << "," << g(e.sqnr_db) << ","
-        << g(e.rel_frobenius) << "," << g(e.cosine, 9) << "," << g(e.max_abs_err) << "," << g(a.under / a.n) << "\n";
+    lay << std::get<0>(k) << "," << std::get<1>(k) << "," << std::get<2>(k) << "," << fmt_g(e.sqnr_db, 6) << ","
+        << fmt_g(e.rel_frobenius, 6) << "," << fmt_g(e.cosine, 9) << "," << fmt_g(e.max_abs_err, 6) << "," << fmt_g(a.under / a.n, 6) << "\n";
   }
   sum << "format,correction,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a,ops\n";
   md << title << "\n\n| format | correction | SQNR (dB) | rel. Frobenius | cosine | underflow |\n|---|---|---|---|---|---|\n";
   for (const auto& k : order) {
     const auto& a = totals[k];
     const auto e = a.sums.metrics();
-    sum << k.first << "," << k.second << "," << g(e.sqnr_db) << "," << g(e.rel_frobenius) << "," << g(e.cosine, 9) << ","
-        << g(e.max_abs_err) << "," << g(a.under / a.n) << "," << a.n << "\n";
+    sum << k.first << "," << k.second << "," << fmt_g(e.sqnr_db, 6) << "," << fmt_g(e.rel_frobenius, 6) << "," << fmt_g(e.cosine, 9) << ","
+        << fmt_g(e.max_abs_err, 6) << "," << fmt_g(a.under / a.n, 6) << "," << a.n << "\n";
     char line[256];
     std::snprintf(line, sizeof line, "| %s | %s | %.2f | %.4g | %.6f | %.2f%% |\n", k.first.c_str(), k.second.c_str(),
                   e.sqnr_db, e.rel_frobenius, e.cosine, 100 * a.under / a.n);

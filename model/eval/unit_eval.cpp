@@ -35,6 +35,19 @@ std::vector<perf::Job> timing_jobs(const Workload& w) {
   return jobs;
 }
 
+cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight,
+                                   std::vector<std::vector<float>>& keep) {
+  io::Operand a = io::load_operand(t, op, "a", 0), b = io::load_operand(t, op, "b", 0);
+  cost::OperandSet s;
+  s.name = op.name;
+  s.M = a.rows, s.N = b.rows, s.K = a.cols;
+  s.weight = weight;
+  keep.push_back(std::move(a.data));
+  keep.push_back(std::move(b.data));
+  s.A = keep[keep.size() - 2].data(), s.B = keep.back().data();
+  return s;
+}
+
 std::vector<cost::OperandSet> activity_sets(const std::vector<perf::Job>& jobs, const io::Trace* trace,
                                             const UnitEvalOptions& o, std::vector<std::vector<float>>& keep) {
   std::vector<cost::OperandSet> sets;
@@ -55,17 +68,7 @@ std::vector<cost::OperandSet> activity_sets(const std::vector<perf::Job>& jobs, 
       return a->macs_per_step() > b->macs_per_step();
     });
     if (ops.size() > o.activity_ops) ops.resize(o.activity_ops);
-    for (const io::TraceOp* op : ops) {
-      io::Operand a = io::load_operand(*trace, *op, "a", 0), b = io::load_operand(*trace, *op, "b", 0);
-      cost::OperandSet s;
-      s.name = op->name;
-      s.M = a.rows, s.N = b.rows, s.K = a.cols;
-      s.weight = op->macs_per_step();
-      keep.push_back(std::move(a.data));
-      keep.push_back(std::move(b.data));
-      s.A = keep[keep.size() - 2].data(), s.B = keep.back().data();
-      sets.push_back(s);
-    }
+    for (const io::TraceOp* op : ops) sets.push_back(trace_operand_set(*trace, *op, op->macs_per_step(), keep));
     return sets;
   }
   uint64_t stream = 0;

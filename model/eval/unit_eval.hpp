@@ -42,6 +42,10 @@ struct UnitEval {
 // The timing-only jobs of a workload (one per trace op, instances = batch x repeat).
 std::vector<perf::Job> timing_jobs(const Workload& w);
 
+// One op's captured A and B (batch 0) as an activity operand set; `keep` owns the loaded data.
+cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight,
+                                   std::vector<std::vector<float>>& keep);
+
 // The operands whose switching activity feeds the energy model, in this order of preference:
 // the jobs' own values (jobs with A and B), else the captured trace's tensors (the largest ops
 // first, at most o.activity_ops), else seeded normal values shaped like the jobs. `keep` owns

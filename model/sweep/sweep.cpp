@@ -11,11 +11,11 @@
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
 #include "io/npy.hpp"
+#include "util/files.hpp"
 #include "util/error.hpp"
 #include "util/manifest.hpp"
 #include "util/parallel.hpp"
@@ -23,28 +23,11 @@
 namespace hifsim::sweep {
 namespace {
 
-bool exists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0;
-}
-
-void mkdirs(const std::string& d) {
-  std::string cur;
-  std::stringstream ss(d);
-  std::string part;
-  if (!d.empty() && d[0] == '/') cur = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    if (mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create folder");
-  }
-}
-
 std::string resolve(const std::string& dir, const std::string& p) {
   if (p.empty() || p[0] == '/') return p;
   // Paths in a sweep file are relative to the sweep file's folder, else to the working folder.
   const std::string rel = dir.empty() ? p : dir + "/" + p;
-  return exists(rel) ? rel : p;
+  return path_exists(rel) ? rel : p;
 }
 
 std::string scalar_text(const YAML::Node& n, const std::string& file, const std::string& field) {
@@ -126,7 +109,7 @@ SweepSpec load_sweep(const std::string& path) {
   s.file = path;
   const size_t slash = path.rfind('/');
   s.dir = slash == std::string::npos ? "" : path.substr(0, slash);
-  if (!exists(path)) throw Error(path, "", "sweep file does not exist");
+  if (!path_exists(path)) throw Error(path, "", "sweep file does not exist");
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -140,7 +123,7 @@ SweepSpec load_sweep(const std::string& path) {
   s.name = root["name"] ? root["name"].Scalar() : "sweep";
   if (!root["base"]) throw Error(path, "base", "required field is missing (the base unit config)");
   s.base = resolve(s.dir, root["base"].Scalar());
-  if (!exists(s.base)) throw Error(path, "base", "'" + s.base + "' does not exist");
+  if (!path_exists(s.base)) throw Error(path, "base", "'" + s.base + "' does not exist");
   s.base_hash = file_hash(s.base);
   const YAML::Node w = root["workload"];
   if (!w || !w.IsMap()) throw Error(path, "workload", "required mapping: {trace: DIR} or {gemm: [M, N, K]}");
@@ -148,7 +131,7 @@ SweepSpec load_sweep(const std::string& path) {
   if (w["trace"] && w["gemm"]) throw Error(path, "workload", "give trace or gemm, not both");
   if (w["trace"]) {
     s.workload_trace = resolve(s.dir, w["trace"].Scalar());
-    if (!exists(s.workload_trace + "/trace.yaml")) throw Error(path, "workload.trace", "'" + s.workload_trace + "/trace.yaml' does not exist");
+    if (!path_exists(s.workload_trace + "/trace.yaml")) throw Error(path, "workload.trace", "'" + s.workload_trace + "/trace.yaml' does not exist");
   } else if (w["gemm"]) {
     if (!w["gemm"].IsSequence() || w["gemm"].size() != 3) throw Error(path, "workload.gemm", "must be [M, N, K]");
     for (size_t i = 0; i < 3; ++i) {
@@ -165,7 +148,7 @@ SweepSpec load_sweep(const std::string& path) {
     check_keys(a, path, "accuracy", {"trace", "ops"});
     if (!a["trace"]) throw Error(path, "accuracy.trace", "required field is missing");
     s.accuracy_trace = resolve(s.dir, a["trace"].Scalar());
-    if (!exists(s.accuracy_trace + "/trace.yaml"))
+    if (!path_exists(s.accuracy_trace + "/trace.yaml"))
       throw Error(path, "accuracy.trace", "'" + s.accuracy_trace + "/trace.yaml' does not exist");
     if (a["ops"])
       for (size_t i = 0; i < a["ops"].size(); ++i) s.accuracy_ops.push_back(a["ops"][i].Scalar());
@@ -326,7 +309,7 @@ size_t run_points(const std::vector<Point>& points, const std::string& out_dir, 
         try {
           const std::string json = evaluate(p);
           const std::string dir = out_dir + "/points/" + p.id;
-          mkdirs(dir);
+          make_dirs(dir);
           std::string pt = "{\n  \"id\": \"" + p.id + "\",\n  \"index\": " + std::to_string(p.index) + ",\n  \"overrides\": [";
           for (size_t k = 0; k < p.overrides.size(); ++k) pt += (k ? ", \"" : "\"") + json_escape(p.overrides[k]) + "\"";
           pt += "]\n}\n";
@@ -384,7 +367,7 @@ size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const st
     for (const auto& c : cols) csv << "," << csv_cell(m.count(c) ? m[c] : "");
     csv << "\n";
   }
-  mkdirs(out_dir);
+  make_dirs(out_dir);
   io::write_file_atomic(out_dir + "/results.csv", csv.str());
   io::write_file_atomic(out_dir + "/missing.txt", missing);
   return rows.size();

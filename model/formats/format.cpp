@@ -40,6 +40,43 @@ const std::vector<FormatInfo> kFormats = {
      R::nearest_away, rbit(R::nearest_away), false},
 };
 
+// Code-table entries: the codecs with their default rule, as plain function pointers.
+float dec_hif8(uint8_t c) { return hif8_decode(c); }
+uint8_t enc_hif8(float x) { return hif8_encode(x); }
+float dec_e4m3(uint8_t c) { return minifloat_decode(kE4M3, c); }
+uint8_t enc_e4m3(float x) { return minifloat_encode(kE4M3, x); }
+float dec_e5m2(uint8_t c) { return minifloat_decode(kE5M2, c); }
+uint8_t enc_e5m2(float x) { return minifloat_encode(kE5M2, x); }
+float dec_e2m1(uint8_t c) { return minifloat_decode(kE2M1, c & 0xF); }
+uint8_t enc_e2m1(float x) { return minifloat_encode(kE2M1, x); }
+float dec_s1p2(uint8_t c) { return s1p2_decode(c & 0xF); }
+uint8_t enc_s1p2(float x) { return s1p2_encode(x); }
+float dec_e6m2(uint8_t c) { return e6m2_decode(c); }
+uint8_t enc_e6m2(float x) { return e6m2_encode(x); }
+float dec_e8m0(uint8_t c) { return e8m0_decode(c); }
+uint8_t enc_e8m0(float x) { return e8m0_encode(x); }
+
+using C = Code;
+using U = DotUnit;
+// Packed block bytes: HiF4 = 64 x 4 bits + E6M2 + 8 + 16 micro-exponent bits = 36; MXFP4 = 32 x
+// 4 bits + E8M0 = 17; MXFP8 = 32 + 1 = 33; NVFP4 = 16 x 4 bits + E4M3 = 9 (docs/formats.md).
+const std::vector<FormatTraits> kTraits = {
+    // id                  element   minifloat scale    tensor  unit            lanes unit_sc packed decode    encode
+    {Format::hif8,         C::hif8,  nullptr, C::none,  false, U::hif8_dot,     64, false, 1,  dec_hif8, enc_hif8},
+    {Format::hif4,         C::s1p2,  nullptr, C::e6m2,  false, U::hif4_dot64,   64, false, 36, nullptr,  nullptr},
+    {Format::mxfp4,        C::e2m1,  &kE2M1,  C::e8m0,  false, U::mxfp4_dot64,  64, false, 17, nullptr,  nullptr},
+    {Format::mxfp8_e4m3,   C::e4m3,  &kE4M3,  C::e8m0,  false, U::mxfp8_dot32,  32, false, 33, nullptr,  nullptr},
+    {Format::mxfp8_e5m2,   C::e5m2,  &kE5M2,  C::e8m0,  false, U::mxfp8_dot32,  32, false, 33, nullptr,  nullptr},
+    {Format::nvfp4,        C::e2m1,  &kE2M1,  C::e4m3,  true,  U::nvfp4_dot64,  64, false, 9,  nullptr,  nullptr},
+    {Format::fp8_e4m3,     C::e4m3,  &kE4M3,  C::none,  false, U::mxfp8_dot32,  32, true,  1,  dec_e4m3, enc_e4m3},
+    {Format::fp8_e5m2,     C::e5m2,  &kE5M2,  C::none,  false, U::mxfp8_dot32,  32, true,  1,  dec_e5m2, enc_e5m2},
+    {Format::bf16,         C::bf16,  nullptr, C::none,  false, U::bf16_dot64,   64, false, 2,  nullptr,  nullptr},
+    {Format::fp4_e2m1,     C::e2m1,  &kE2M1,  C::none,  false, U::none,         0,  false, 1,  dec_e2m1, enc_e2m1},
+    {Format::s1p2,         C::s1p2,  nullptr, C::none,  false, U::none,         0,  false, 1,  dec_s1p2, enc_s1p2},
+    {Format::e6m2,         C::e6m2,  nullptr, C::none,  false, U::none,         0,  false, 1,  dec_e6m2, enc_e6m2},
+    {Format::e8m0,         C::e8m0,  nullptr, C::none,  false, U::none,         0,  false, 1,  dec_e8m0, enc_e8m0},
+};
+
 std::string names(bool tensor) {
   std::string s;
   for (const auto& f : kFormats) {
@@ -71,40 +108,30 @@ std::optional<Format> parse_format(std::string_view name) {
 std::string tensor_format_names() { return names(true); }
 std::string code_format_names() { return names(false); }
 
-bool has_code_table(Format f) {
-  switch (f) {
-    case Format::hif8: case Format::fp8_e4m3: case Format::fp8_e5m2: case Format::fp4_e2m1:
-    case Format::s1p2: case Format::e6m2: case Format::e8m0:
-      return true;
-    default:
-      return false;
-  }
+const FormatTraits& format_traits(Format f) {
+  for (const auto& t : kTraits)
+    if (t.id == f) return t;
+  throw std::logic_error("format_traits: unknown format id");
 }
 
+const char* dot_unit_name(DotUnit u) {
+  static const char* const kNames[] = {"none",        "hif4_dot64", "nvfp4_dot64", "mxfp4_dot64",
+                                       "mxfp8_dot32", "hif8_dot",   "bf16_dot64"};
+  return kNames[static_cast<unsigned>(u)];
+}
+
+bool has_code_table(Format f) { return format_traits(f).decode != nullptr; }
+
 float code_decode(Format f, uint8_t c) {
-  switch (f) {
-    case Format::hif8: return hif8_decode(c);
-    case Format::fp8_e4m3: return minifloat_decode(kE4M3, c);
-    case Format::fp8_e5m2: return minifloat_decode(kE5M2, c);
-    case Format::fp4_e2m1: return minifloat_decode(kE2M1, c & 0xF);
-    case Format::s1p2: return s1p2_decode(c & 0xF);
-    case Format::e6m2: return e6m2_decode(c);
-    case Format::e8m0: return e8m0_decode(c);
-    default: throw std::logic_error("code_decode: format has no code table");
-  }
+  const FormatTraits& t = format_traits(f);
+  if (!t.decode) throw std::logic_error("code_decode: format has no code table");
+  return t.decode(c);
 }
 
 uint8_t code_encode(Format f, float x) {
-  switch (f) {
-    case Format::hif8: return hif8_encode(x);
-    case Format::fp8_e4m3: return minifloat_encode(kE4M3, x);
-    case Format::fp8_e5m2: return minifloat_encode(kE5M2, x);
-    case Format::fp4_e2m1: return minifloat_encode(kE2M1, x);
-    case Format::s1p2: return s1p2_encode(x);
-    case Format::e6m2: return e6m2_encode(x);
-    case Format::e8m0: return e8m0_encode(x);
-    default: throw std::logic_error("code_encode: format has no code table");
-  }
+  const FormatTraits& t = format_traits(f);
+  if (!t.encode) throw std::logic_error("code_encode: format has no code table");
+  return t.encode(x);
 }
 
 }  // namespace hifsim::fmt

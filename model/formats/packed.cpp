@@ -18,16 +18,7 @@ void put_nibbles(std::string& out, const uint16_t* c, size_t n) {
 }
 }  // namespace
 
-size_t packed_record_bytes(Format f) {
-  switch (f) {
-    case Format::hif4: return 36;
-    case Format::mxfp4: return 17;
-    case Format::mxfp8_e4m3: case Format::mxfp8_e5m2: return 33;
-    case Format::nvfp4: return 9;
-    case Format::bf16: return 2;
-    default: return 1;
-  }
-}
+size_t packed_record_bytes(Format f) { return format_traits(f).packed_record_bytes; }
 
 std::string pack_tensor(const QTensor& q) {
   char scale_hex[64];

@@ -16,14 +16,7 @@
 namespace hifsim::fmt {
 namespace {
 
-const MiniFloatSpec* element_spec(Format f) {
-  switch (f) {
-    case Format::mxfp4: case Format::nvfp4: return &kE2M1;
-    case Format::mxfp8_e4m3: case Format::fp8_e4m3: return &kE4M3;
-    case Format::mxfp8_e5m2: case Format::fp8_e5m2: return &kE5M2;
-    default: return nullptr;
-  }
-}
+const MiniFloatSpec* element_spec(Format f) { return format_traits(f).minifloat; }
 
 size_t round_up(size_t n, size_t b) { return (n + b - 1) / b * b; }
 

@@ -177,14 +177,12 @@ class Dma {
   uint64_t earliest_ = 0, first_issue_ = kNever;
 };
 
+// Block-scale operations of a W-wide dot: one per scale block, one for the unit scales of
+// plain FP8 (the MXFP8 unit with scales fixed to 2^0), none for element-wise formats.
 uint64_t scale_ops_per_dot(fmt::Format f, uint64_t W) {
-  switch (f) {
-    case fmt::Format::hif4: return W / 64;
-    case fmt::Format::nvfp4: return W / 16;
-    case fmt::Format::mxfp4: case fmt::Format::mxfp8_e4m3: case fmt::Format::mxfp8_e5m2: return W / 32;
-    case fmt::Format::fp8_e4m3: case fmt::Format::fp8_e5m2: return 1;  // the MXFP8 unit with unit scales
-    default: return 0;
-  }
+  const fmt::FormatInfo& info = fmt::format_info(f);
+  if (info.block > 1) return W / info.block;
+  return fmt::format_traits(f).unit_scales ? 1 : 0;
 }
 
 }  // namespace
@@ -333,7 +331,7 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
       issue_load(qi++, et);
     if (s.last) {
       const uint64_t n_out = s.ml * s.nl;
-      if (u.format == fmt::Format::nvfp4) act["acc.epilogue_muls"] += n_out * (unfused ? 2 : 1);
+      if (fmt::format_traits(u.format).tensor_scale) act["acc.epilogue_muls"] += n_out * (unfused ? 2 : 1);
       if (unfused) {
         act["acc.residual_adds"] += n_out;
         act["buffer_acc.reads"] += n_out;

@@ -1,25 +1,18 @@
-// hifsim sweep: a design sweep over unit config fields (docs/sweeps.md). Each point: timing on
-// the workload (the TLM model's timing core), area/energy/power (cost model) and, when the sweep
-// names an accuracy trace, the accuracy of the point's arithmetic (format, accumulator,
-// alignment, residual) on real tensors -- memoized, since most axes do not change values.
+// hifsim sweep: a design sweep over unit config fields (docs/sweeps.md). Each point is
+// evaluated by eval::SweepPointEvaluator (timing, cost and the memoized accuracy of the point's
+// arithmetic); this command parses the options, runs, shards or emits the points and merges.
 #include <sys/stat.h>
 
-#include <future>
-#include <optional>
+#include <functional>
 #include <iostream>
-#include <map>
-#include <mutex>
-#include <sstream>
 
 #include "args.hpp"
 #include "command.hpp"
-#include "eval/trace_accuracy.hpp"
-#include "eval/unit_eval.hpp"
+#include "eval/sweep_point.hpp"
 #include "files_and_children.hpp"
 #include "io/npy.hpp"
 #include "sweep/sweep.hpp"
 #include "util/error.hpp"
-#include "util/json.hpp"
 #include "util/manifest.hpp"
 
 #ifndef HIFSIM_SOURCE_DIR
@@ -31,81 +24,6 @@
 
 namespace {
 using namespace hifsim;
-
-struct AccuracyResult {
-  double sqnr_db = 0, cosine = 0, rel_frobenius = 0, underflow = 0;
-};
-
-// The accuracy of one arithmetic configuration on the sweep's accuracy ops, computed once.
-class AccuracyMemo {
- public:
-  AccuracyMemo(const sweep::SweepSpec& s) {
-    if (s.accuracy_trace.empty()) return;
-    trace_ = io::read_trace(s.accuracy_trace);
-    if (trace_->shape_only())
-      throw Error(s.file, "accuracy.trace", "'" + s.accuracy_trace + "' is shape-only: accuracy needs tensors");
-    if (!s.accuracy_ops.empty()) {
-      std::vector<io::TraceOp> ops;
-      for (const auto& op : trace_->ops)
-        for (const auto& k : s.accuracy_ops)
-          if (op.op == k || op.name == k) ops.push_back(op);
-      if (ops.empty()) throw Error(s.file, "accuracy.ops", "no op of the accuracy trace matches");
-      trace_->ops = ops;
-    }
-  }
-  bool enabled() const { return trace_.has_value(); }
-  AccuracyResult get(const cfg::UnitConfig& u) {
-    const dp::GemmSpec gs = u.gemm_spec(1);
-    eval::Correction c = eval::Correction::parse("none");
-    if (u.residual) {
-      c = eval::Correction::parse(dp::residual_name(u.residual_spec.kind));
-      c.residual.mode = u.residual_spec.mode;
-    }
-    const dp::AlignSpec a = dp::effective_align(gs);
-    const std::string key = u.format_name() + "|" + gs.acc.name() + "|" + std::to_string(a.width) + "|" +
-                            std::to_string(static_cast<int>(a.policy)) + "|" + std::to_string(gs.hif8_lanes) + "|" +
-                            c.name + "|" + std::to_string(static_cast<int>(c.residual.mode));
-    // The first thread to ask for a key computes it; the others wait for the same future.
-    std::shared_future<AccuracyResult> f;
-    std::optional<std::promise<AccuracyResult>> mine;
-    {
-      std::lock_guard<std::mutex> lk(mu_);
-      auto it = memo_.find(key);
-      if (it == memo_.end()) {
-        mine.emplace();
-        f = mine->get_future().share();
-        memo_[key] = f;
-      } else {
-        f = it->second;
-      }
-    }
-    if (mine) {
-      try {
-        eval::AccuracyOptions o;
-        o.formats = {u.format};
-        o.corrections = {c};
-        o.base = gs;
-        eval::ErrorSums sums;
-        double under = 0;
-        const auto rows = eval::evaluate_trace(*trace_, o);
-        for (const auto& r : rows) {
-          sums.add(r.sums);
-          under += r.underflow_a;
-        }
-        const auto e = sums.metrics();
-        mine->set_value({e.sqnr_db, e.cosine, e.rel_frobenius, rows.empty() ? 0 : under / rows.size()});
-      } catch (...) {
-        mine->set_exception(std::current_exception());
-      }
-    }
-    return f.get();
-  }
-
- private:
-  std::optional<io::Trace> trace_;
-  std::mutex mu_;
-  std::map<std::string, std::shared_future<AccuracyResult>> memo_;
-};
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p("hifsim sweep --sweep S.yaml --out DIR [--jobs N] [--shard i/N] [--emit-slurm N] [--merge-only]",
@@ -128,7 +46,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const std::vector<sweep::Point> all = sweep::expand(s);
   const std::string out = p.get("out");
   // Every point's config is checked before anything runs: a bad axis value fails at once.
-  for (const auto& pt : all) cfg::load_unit_config(s.base, pt.overrides);
+  eval::check_sweep_points(s, all);
   if (p.is_set("dry-run")) {
     for (const auto& pt : all) {
       std::cout << pt.id;
@@ -153,14 +71,6 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       const auto [i, n] = sweep::parse_shard(p.get("shard"));
       pts = sweep::shard(all, i, n);
     }
-    eval::Workload w;
-    if (!s.workload_trace.empty()) w.trace = io::read_trace(s.workload_trace);
-    else {
-      w.M = s.workload_gemm[0];
-      w.N = s.workload_gemm[1];
-      w.K = s.workload_gemm[2];
-    }
-    AccuracyMemo memo(s);
     eval::UnitEvalOptions uo;
     uo.threads = 1;  // points run in parallel: one thread each
     uo.activity_sample = static_cast<size_t>(p.get_int("cost-sample", 16, 1000000));
@@ -168,38 +78,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     ro.jobs = static_cast<unsigned>(p.get_int("jobs", 0, 1024));
     ro.quiet = p.is_set("quiet");
     ro.max_points = static_cast<size_t>(p.get_int("max-points", 0, 1LL << 40));
-    sweep::run_points(pts, out, [&](const sweep::Point& pt) {
-      const cfg::UnitConfig u = cfg::load_unit_config(s.base, pt.overrides);
-      const eval::UnitEval e = eval::evaluate_unit(u, w, uo);
-      JsonWriter j;
-      j.begin_object()
-          .kv("status", "ok")
-          .kv("unit", u.name)
-          .kv("format", u.format_name())
-          .kv("peak_macs_per_cycle", u.peak_macs_per_cycle())
-          .kv("cycles", e.totals.cycles.total)
-          .kv("utilization", e.utilization)
-          .kv("macs", e.totals.macs);
-      if (e.cost) {
-        const cost::CostReport& c = *e.cost;
-        j.kv("energy_pj_per_mac", c.total_pj / e.totals.macs)
-            .kv("compute_pj_per_mac", c.compute_pj / e.totals.macs)
-            .kv("buffers_pj_per_mac", c.buffers_pj / e.totals.macs)
-            .kv("memory_pj_per_mac", c.memory_pj / e.totals.macs)
-            .kv("area_mm2", c.total_mm2)
-            .kv("power_w", c.power_w)
-            .kv("edp_js", c.edp_js)
-            .kv("seconds_simulated", c.seconds);
-      } else {
-        j.kv("cost_unsupported", e.cost_unsupported);  // named in the results, never guessed
-      }
-      if (memo.enabled()) {
-        const AccuracyResult a = memo.get(u);
-        j.kv("sqnr_db", a.sqnr_db).kv("cosine", a.cosine).kv("rel_frobenius", a.rel_frobenius).kv("underflow", a.underflow);
-      }
-      j.end_object();
-      return j.str() + "\n";
-    }, ro);
+    eval::SweepPointEvaluator evaluate(s, uo);
+    sweep::run_points(pts, out, std::ref(evaluate), ro);
   }
   const size_t rows = sweep::merge_results(s, all, out);
   Manifest m;

@@ -9,21 +9,18 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <sstream>
+#include <optional>
 
 #include "args.hpp"
 #include "command.hpp"
 #include "config/unit_config.hpp"
 #include "cost/cost.hpp"
-#include "eval/unit_eval.hpp"
+#include "eval/unit_cost.hpp"
 #include "files_and_children.hpp"
 #include "io/npy.hpp"
-#include "io/trace.hpp"
-#include "perf/runner.hpp"
 #include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/json.hpp"
 #include "util/manifest.hpp"
+#include "util/text.hpp"
 
 namespace {
 using namespace hifsim;
@@ -56,7 +53,7 @@ int run_fit(const cli::ArgParser& p, const cost::CostTables& t) {
   return 0;
 }
 
-int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+cli::ArgParser declare_options() {
   cli::ArgParser p(
       "hifsim cost --config U.yaml [--gemm M,N,K [--a A.npy --b B.npy] | --trace T] --out DIR\n"
       "       hifsim cost --compare-units [--trace T | --a A.npy --b B.npy] --out DIR\n"
@@ -91,6 +88,38 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
       "  hifsim cost --config configs/units/nvfp4-32x32.yaml --trace traces/smollm2-135m --out out/t\n"
       "  hifsim cost --compare-units --trace traces/smollm2-135m --out out/cmp\n"
       "  hifsim cost --fit");
+  return p;
+}
+
+// The workload the options name: a trace, operand files, a GEMM shape, or none.
+eval::Workload read_workload(const cli::ArgParser& p, uint64_t seed) {
+  if (p.has("a") != p.has("b")) throw Error("command line", "--a/--b", "give both operands or neither");
+  eval::Workload w;
+  w.seed = seed;
+  if (p.has("trace")) {
+    w.trace = io::read_trace(p.get("trace"));
+    w.one_layer = p.is_set("one-layer");
+    if (p.has("ops")) eval::select_ops(*w.trace, split_list(p.get("ops"), ','));
+  } else {
+    if (p.has("gemm")) eval::parse_gemm_shape(p.get("gemm"), w);
+    if (p.has("a")) w.a_file = p.get("a"), w.b_file = p.get("b");
+  }
+  return w;
+}
+
+std::vector<fmt::Format> read_formats(const std::string& list) {
+  std::vector<fmt::Format> fs;
+  for (const auto& n : split_list(list, ',')) {
+    const auto f = fmt::parse_format(n);
+    if (!f || !fmt::format_info(*f).tensor) throw Error("--formats", n, "unknown tensor format");
+    fs.push_back(*f);
+  }
+  if (fs.empty()) throw Error("--formats", list, "no format given");
+  return fs;
+}
+
+int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  cli::ArgParser p = declare_options();
   if (!p.parse(args)) return 0;
   const bool quiet = p.is_set("quiet");
   const std::string dir = p.has("tables") ? p.get("tables") : cost::default_tables_dir();
@@ -102,7 +131,12 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   ao.seed = p.get_u64("seed");
   if (!p.has("out")) throw Error("command line", "--out", "required");
   const std::string out = p.get("out");
-  if (p.has("a") != p.has("b")) throw Error("command line", "--a/--b", "give both operands or neither");
+  const bool compare = p.is_set("compare-units");
+  if (!compare && !p.has("config")) throw Error("command line", "--config", "required (or --compare-units / --fit)");
+  const std::vector<fmt::Format> formats = compare ? read_formats(p.get("formats")) : std::vector<fmt::Format>{};
+  std::optional<cfg::UnitConfig> u;
+  if (!compare) u = cfg::load_unit_config(p.get("config"), p.has("set") ? split_list(p.get("set"), ',') : std::vector<std::string>{});
+  eval::Workload w = read_workload(p, ao.seed);
 
   Manifest m;
   m.command = "cost";
@@ -111,177 +145,30 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.add_config(dir + "/area.yaml");
   m.add_config(dir + "/energy-" + p.get("node") + ".yaml");
   m.add_config(dir + "/sram.yaml");
-
-  // Operands: kept alive here; OperandSets point into them.
-  std::vector<std::vector<float>> keep;
-  std::vector<cost::OperandSet> sets;
-  std::string data_source;
-  std::vector<perf::Job> jobs;
-  std::string source;
-  auto add_set = [&](const std::string& name, std::vector<float> a, std::vector<float> b, uint64_t M, uint64_t N, uint64_t K,
-                     double weight) {
-    keep.push_back(std::move(a));
-    keep.push_back(std::move(b));
-    cost::OperandSet s;
-    s.name = name;
-    s.A = keep[keep.size() - 2].data();
-    s.B = keep.back().data();
-    s.M = M, s.N = N, s.K = K, s.weight = weight;
-    sets.push_back(s);
-  };
-  const uint64_t seed = ao.seed;
-  // Random operands: at most 64 rows each (the activity samples dot operations, not whole GEMMs).
-  auto random_set = [&](const std::string& name, uint64_t M, uint64_t N, uint64_t K, double weight, uint64_t stream) {
-    const uint64_t m = std::min<uint64_t>(M, 64), n = std::min<uint64_t>(N, 64);
-    add_set(name + " (seeded normal values)", cost::random_operands(m, K, seed, 2 * stream), cost::random_operands(n, K, seed, 2 * stream + 1),
-            m, n, K, weight);
-  };
-
-  if (p.has("trace")) {
-    const io::Trace tr = io::read_trace(p.get("trace"));
-    m.add_input(tr.manifest);
-    source = "trace " + tr.manifest;
-    std::vector<std::string> only;
-    if (p.has("ops")) only = split_list(p.get("ops"), ',');
-    for (const std::string& o : only) {
-      bool found = false;
-      for (const auto& op : tr.ops) found |= op.name == o;
-      if (!found) throw Error(tr.manifest, "ops", "no op named '" + o + "' (--ops)");
-    }
-    uint64_t stream = 0;
-    for (const io::TraceOp& op : tr.ops) {
-      if (!only.empty() && std::find(only.begin(), only.end(), op.name) == only.end()) continue;
-      const uint64_t reps = p.is_set("one-layer") ? 1 : op.repeat;
-      perf::Job j;
-      j.name = op.name;
-      j.M = op.M, j.N = op.N, j.K = op.K;
-      j.instances = op.batch * reps;
-      jobs.push_back(j);
-      const double w = static_cast<double>(op.M) * op.N * op.K * static_cast<double>(j.instances);
-      if (!tr.shape_only() && op.a && op.b) {
-        sets.push_back(eval::trace_operand_set(tr, op, w, keep));
-      } else {
-        random_set(op.name, op.M, op.N, op.K, w, stream);
-      }
-      ++stream;
-    }
-    if (jobs.empty()) throw Error(tr.manifest, "ops", "nothing to run");
-    data_source = tr.shape_only() ? "seeded normal values (shape-only trace " + tr.manifest + ")" : "tensors of " + tr.manifest;
-  } else if (p.has("a")) {
-    io::NpyArray A = cli::read_matrix(p.get("a"), "A"), B = cli::read_matrix(p.get("b"), "B");
-    if (A.shape[1] != B.shape[1]) throw Error(p.get("b"), "shape", "K differs from A's");
-    m.add_input(p.get("a"));
-    m.add_input(p.get("b"));
-    perf::Job j;
-    j.M = A.shape[0], j.N = B.shape[0], j.K = A.shape[1];
-    if (p.has("gemm")) {
-      const auto d = split_list(p.get("gemm"), ',');
-      if (d.size() != 3 || std::stoull(d[0]) != j.M || std::stoull(d[1]) != j.N || std::stoull(d[2]) != j.K)
-        throw Error("command line", "--gemm", "does not match the shapes of --a / --b");
-    }
-    jobs.push_back(j);
-    source = "gemm " + std::to_string(j.M) + "," + std::to_string(j.N) + "," + std::to_string(j.K);
-    add_set(p.get("a") + " x " + p.get("b"), std::move(A.f32), std::move(B.f32), j.M, j.N, j.K, 1);
-    data_source = p.get("a") + ", " + p.get("b");
-  } else if (p.has("gemm")) {
-    const auto d = split_list(p.get("gemm"), ',');
-    if (d.size() != 3) throw Error("command line", "--gemm", "expected M,N,K");
-    uint64_t dims[3];
-    for (int i = 0; i < 3; ++i) {
-      char* e = nullptr;
-      const unsigned long long v = std::strtoull(d[static_cast<size_t>(i)].c_str(), &e, 10);
-      if (*e || v == 0 || v > (1ull << 31)) throw Error("command line", "--gemm", "M, N, K must be integers in [1, 2^31]");
-      dims[i] = v;
-    }
-    perf::Job j;
-    j.M = dims[0], j.N = dims[1], j.K = dims[2];
-    jobs.push_back(j);
-    source = "gemm " + p.get("gemm");
-    random_set("gemm", j.M, j.N, j.K, 1, 0);
-    data_source = "seeded normal values (seed " + std::to_string(seed) + ")";
-  }
-
+  if (w.trace) m.add_input(w.trace->manifest);
+  if (!w.a_file.empty()) m.add_input(w.a_file), m.add_input(w.b_file);
   cli::make_dir(out);
-  if (p.is_set("compare-units")) {
-    if (sets.empty()) {
-      // Default data: the committed sample activation against itself (64 x 1024).
-      const std::string sample = std::string(HIFSIM_SOURCE_DIR) + "/traces/sample/activations.npy";
-      io::NpyArray A = cli::read_matrix(sample, "A");
-      m.add_input(sample);
-      std::vector<float> b = A.f32;
-      add_set("traces/sample/activations.npy", std::move(A.f32), std::move(b), A.shape[0], A.shape[0], A.shape[1], 1);
-      data_source = "traces/sample/activations.npy (64 x 1024) against itself";
-    }
-    std::vector<fmt::Format> fs;
-    for (const auto& n : split_list(p.get("formats"), ',')) {
-      const auto f = fmt::parse_format(n);
-      if (!f || !fmt::format_info(*f).tensor) throw Error("--formats", n, "unknown tensor format");
-      fs.push_back(*f);
-    }
-    const auto rows = cost::compare_units(t, fs, sets, ao);
-    const std::string md = cost::compare_markdown(rows, data_source + ", " + std::to_string(rows.front().dots) +
-                                                            " dot operations per unit, seed " + std::to_string(seed));
-    io::write_file_atomic(out + "/compare.md", md);
-    JsonWriter w;
-    w.begin_object().kv("schema", "hifsim-cost-compare/1").kv("data", data_source).kv("node", t.node);
-    w.key("units").begin_array();
-    for (const auto& r : rows)
-      w.begin_object()
-          .kv("format", r.format)
-          .kv("config", r.config)
-          .kv("model_ge", r.total_ge)
-          .kv("rtl_ge", r.measured_ge)
-          .kv("baseline_ge", r.baseline_ge)
-          .kv("incremental_ge", r.incremental_ge)
-          .kv("accumulator_ge", r.acc_ge)
-          .kv("dot_pj", r.dot_pj)
-          .kv("incremental_pj", r.incremental_pj)
-          .kv("acc_pj", r.acc_pj)
-          .kv("product_toggle_rate", r.alpha_products)
-          .kv("dots", r.dots)
-          .end_object();
-    w.end_array();
-    w.key("paper").begin_object().kv("incremental_area_hif4_over_nvfp4", 1.0 / 3.0).kv("power_hif4_over_nvfp4", 0.9).end_object();
-    w.end_object();
-    io::write_file_atomic(out + "/compare.json", w.str() + "\n");
+  if (compare) {
+    const eval::DotUnitComparison c = eval::compare_dot_units(t, formats, w, HIFSIM_SOURCE_DIR, ao);
+    for (const auto& f : c.inputs) m.add_input(f);
+    io::write_file_atomic(out + "/compare.md", c.markdown);
+    io::write_file_atomic(out + "/compare.json", c.json);
     m.outputs.emplace_back(out + "/compare.md", "dot-unit comparison table");
     m.outputs.emplace_back(out + "/compare.json", "the same numbers");
     m.write(out + "/manifest.json");
-    std::cout << md;
+    std::cout << c.markdown;
     return 0;
   }
-
-  if (!p.has("config")) throw Error("command line", "--config", "required (or --compare-units / --fit)");
-  std::vector<std::string> overrides;
-  if (p.has("set")) overrides = split_list(p.get("set"), ',');
-  const cfg::UnitConfig u = cfg::load_unit_config(p.get("config"), overrides);
   m.add_config(p.get("config"));
-  ao.order = u.dataflow;
-
-  cost::CostReport r;
-  if (jobs.empty()) {
-    r = cost::evaluate_area(t, u);
-  } else {
-    const std::vector<perf::JobResult> res = perf::run_plain(u, jobs);
-    std::vector<perf::RunReport> reps;
-    for (const auto& x : res) reps.push_back(x.report);
-    const perf::Totals tot = perf::totals(reps);
-    const cost::Activity act = cost::activity_for(u, sets, ao);
-    r = cost::evaluate(t, u, tot.actions, tot.cycles.total, tot.macs, static_cast<double>(tot.gemms), act);
-    r.activity.source = data_source;
-  }
-  JsonWriter w;
-  w.begin_object().kv("schema", "hifsim-cost-run/1").kv("unit", u.name).kv("config", p.get("config")).kv("source", source);
-  w.key("cost");
-  cost::write_cost_json(w, r);
-  w.end_object();
-  io::write_file_atomic(out + "/cost.json", w.str() + "\n");
+  const cost::CostReport r = eval::cost_on_workload(t, *u, w, ao);
+  io::write_file_atomic(out + "/cost.json", eval::cost_result_json(*u, p.get("config"), w, r));
   io::write_file_atomic(out + "/cost.csv", cost::cost_csv(r));
   m.outputs.emplace_back(out + "/cost.json", "area, energy, power, EDP");
   m.outputs.emplace_back(out + "/cost.csv", "one line per area and energy item");
-  m.extra.emplace_back("unit", u.name);
+  m.extra.emplace_back("unit", u->name);
   m.write(out + "/manifest.json");
-  if (!quiet) std::cerr << "hifsim cost: " << u.name << (source.empty() ? "" : " on " + source) << "\n" << cost::cost_summary(r) << "\n";
+  const std::string source = w.empty() ? "" : w.source();
+  if (!quiet) std::cerr << "hifsim cost: " << u->name << (source.empty() ? "" : " on " + source) << "\n" << cost::cost_summary(r) << "\n";
   return 0;
 }
 }  // namespace

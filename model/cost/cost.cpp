@@ -311,15 +311,7 @@ std::string cost_csv(const CostReport& r) {
 // ---------------------------------------------------------------------------------------------
 
 std::vector<float> random_operands(uint64_t rows, uint64_t K, uint64_t seed, uint64_t stream) {
-  std::vector<float> x(rows * K);
-  SplitMix64 r(mix64(seed) ^ mix64(stream + 0xC0571u));
-  for (size_t i = 0; i < x.size(); i += 2) {
-    const double u1 = std::max(r.uniform(), 1e-300), u2 = r.uniform();
-    const double rad = std::sqrt(-2.0 * std::log(u1));
-    x[i] = static_cast<float>(rad * std::cos(6.283185307179586 * u2));
-    if (i + 1 < x.size()) x[i + 1] = static_cast<float>(rad * std::sin(6.283185307179586 * u2));
-  }
-  return x;
+  return normal_values(rows * K, SplitMix64(mix64(seed) ^ mix64(stream + 0xC0571u)));
 }
 
 Activity activity_for(const cfg::UnitConfig& u, const std::vector<OperandSet>& sets, const ActivityOptions& o) {

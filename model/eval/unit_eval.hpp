@@ -9,16 +9,10 @@
 
 #include "config/unit_config.hpp"
 #include "cost/cost.hpp"
-#include "io/trace.hpp"
+#include "eval/workload.hpp"
 #include "perf/runner.hpp"
 
 namespace hifsim::eval {
-
-struct Workload {
-  std::optional<io::Trace> trace;  // every op, timing only (instances = batch x repeat)
-  uint64_t M = 0, N = 0, K = 0;    // a single GEMM when there is no trace
-  std::string name() const;
-};
 
 struct UnitEvalOptions {
   unsigned threads = 0;
@@ -39,22 +33,15 @@ struct UnitEval {
   double wall_seconds = 0;
 };
 
-// The timing-only jobs of a workload (one per trace op, instances = batch x repeat).
-std::vector<perf::Job> timing_jobs(const Workload& w);
-
-// One op's captured A and B (batch 0) as an activity operand set; `keep` owns the loaded data.
-cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight,
-                                   std::vector<std::vector<float>>& keep);
-
-// The operands whose switching activity feeds the energy model, in this order of preference:
-// the jobs' own values (jobs with A and B), else the captured trace's tensors (the largest ops
-// first, at most o.activity_ops), else seeded normal values shaped like the jobs. `keep` owns
-// any data the sets point to.
-std::vector<cost::OperandSet> activity_sets(const std::vector<perf::Job>& jobs, const io::Trace* trace,
-                                            const UnitEvalOptions& o, std::vector<std::vector<float>>& keep);
+// MACs / (cycles x the unit's peak MACs per cycle); 0 for no cycles.
+double utilization(const cfg::UnitConfig& u, const perf::Totals& t);
+// Why the cost model does not cover u ("" when it does): such a unit is reported, never guessed.
+std::string cost_unsupported(const cfg::UnitConfig& u);
 // Area, energy, power and EDP of a run from its totals and the activity measured on `sets`.
 cost::CostReport run_cost(const cfg::UnitConfig& u, const std::vector<cost::OperandSet>& sets, const perf::Totals& t,
                           const UnitEvalOptions& o);
+// Timing of the workload's timing-only jobs and, unless o.cost is false, its cost with the
+// activity of at most o.activity_ops ops (the largest first).
 UnitEval evaluate_unit(const cfg::UnitConfig& u, const Workload& w, const UnitEvalOptions& o);
 
 }  // namespace hifsim::eval

@@ -1,7 +1,10 @@
 // Counter-based random numbers: the value for (seed, stream, index) depends on nothing
 // else, so results are identical whatever the thread count or iteration order.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace hifsim {
 
@@ -31,5 +34,18 @@ class SplitMix64 {
  private:
   uint64_t state_;
 };
+
+// n standard normal values drawn from g: Box-Muller, one pair of uniforms giving two values
+// (cos, sin). Seeded operands of the run and cost commands.
+inline std::vector<float> normal_values(size_t n, SplitMix64 g) {
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; i += 2) {
+    const double u1 = std::max(g.uniform(), 1e-300), u2 = g.uniform();
+    const double rad = std::sqrt(-2.0 * std::log(u1));
+    x[i] = static_cast<float>(rad * std::cos(6.283185307179586 * u2));
+    if (i + 1 < n) x[i + 1] = static_cast<float>(rad * std::sin(6.283185307179586 * u2));
+  }
+  return x;
+}
 
 }  // namespace hifsim

@@ -17,6 +17,7 @@
 #include "cost/cost.hpp"
 #include "eval/unit_cost.hpp"
 #include "files_and_children.hpp"
+#include "gemm_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/manifest.hpp"
@@ -107,17 +108,6 @@ eval::Workload read_workload(const cli::ArgParser& p, uint64_t seed) {
   return w;
 }
 
-std::vector<fmt::Format> read_formats(const std::string& list) {
-  std::vector<fmt::Format> fs;
-  for (const auto& n : split_list(list, ',')) {
-    const auto f = fmt::parse_format(n);
-    if (!f || !fmt::format_info(*f).tensor) throw Error("--formats", n, "unknown tensor format");
-    fs.push_back(*f);
-  }
-  if (fs.empty()) throw Error("--formats", list, "no format given");
-  return fs;
-}
-
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p = declare_options();
   if (!p.parse(args)) return 0;
@@ -133,7 +123,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const std::string out = p.get("out");
   const bool compare = p.is_set("compare-units");
   if (!compare && !p.has("config")) throw Error("command line", "--config", "required (or --compare-units / --fit)");
-  const std::vector<fmt::Format> formats = compare ? read_formats(p.get("formats")) : std::vector<fmt::Format>{};
+  const std::vector<fmt::Format> formats = compare ? cli::parse_tensor_formats(p.get("formats")) : std::vector<fmt::Format>{};
   std::optional<cfg::UnitConfig> u;
   if (!compare) u = cfg::load_unit_config(p.get("config"), p.has("set") ? split_list(p.get("set"), ',') : std::vector<std::string>{});
   eval::Workload w = read_workload(p, ao.seed);

@@ -8,6 +8,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "eval/accuracy_report.hpp"
+#include "eval/workload.hpp"
 #include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
@@ -37,13 +38,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.parse(args)) return 0;
 
   eval::AccuracyOptions o;
-  for (const std::string& f : split_list(p.get("formats"))) {
-    const auto fmt = fmt::parse_format(f);
-    if (!fmt || !fmt::format_info(*fmt).tensor)
-      throw Error("--formats", f, "unknown tensor format; choose from " + fmt::tensor_format_names());
-    o.formats.push_back(*fmt);
-  }
-  if (o.formats.empty()) throw Error("--formats", p.get("formats"), "no format given");
+  o.formats = cli::parse_tensor_formats(p.get("formats"));
   o.corrections.clear();
   for (const std::string& r : split_list(p.get("residual"))) o.corrections.push_back(eval::Correction::parse(r));
   if (p.has("arc")) o.corrections.push_back(eval::Correction::parse("arc:" + p.get("arc")));
@@ -53,14 +48,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.is_set("quiet")) o.progress = [](const std::string& s) { std::cerr << s << "\n"; };
 
   io::Trace t = io::read_trace(p.get("trace"));
-  if (p.has("ops")) {
-    const auto keep = split_list(p.get("ops"));
-    std::vector<io::TraceOp> ops;
-    for (const auto& op : t.ops)
-      if (std::find(keep.begin(), keep.end(), op.op) != keep.end()) ops.push_back(op);
-    if (ops.empty()) throw Error("--ops", p.get("ops"), "no op of the trace matches");
-    t.ops = ops;
-  }
+  if (p.has("ops") && eval::keep_ops_of_kind(t, split_list(p.get("ops"))) == 0)
+    throw Error("--ops", p.get("ops"), "no op of the trace matches");
   const std::vector<eval::OpAccuracy> rows = eval::evaluate_trace(t, o);
 
   const std::string dir = p.get("out");

@@ -2,6 +2,7 @@
 
 #include "quant_options.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace hifsim::cli {
 
@@ -42,6 +43,18 @@ dp::GemmSpec read_gemm_options(const ArgParser& p, fmt::Format f) {
   else throw Error("command line", "--kernel", "'" + k + "' is not auto, portable or reference");
   dp::validate(s);
   return s;
+}
+
+std::vector<fmt::Format> parse_tensor_formats(const std::string& list) {
+  std::vector<fmt::Format> formats;
+  for (const std::string& f : split_list(list)) {
+    const auto fm = fmt::parse_format(f);
+    if (!fm || !fmt::format_info(*fm).tensor)
+      throw Error("--formats", f, "unknown tensor format; choose from " + fmt::tensor_format_names());
+    formats.push_back(*fm);
+  }
+  if (formats.empty()) throw Error("--formats", list, "no format given");
+  return formats;
 }
 
 void add_residual_options(ArgParser& p) {

@@ -1,5 +1,8 @@
 // Command-line options of the bit-exact GEMM engine, shared by gemm, trace and compare.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "args.hpp"
 #include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
@@ -10,6 +13,8 @@ namespace hifsim::cli {
 void add_gemm_options(ArgParser& p);
 // Fills everything but the format.
 dp::GemmSpec read_gemm_options(const ArgParser& p, fmt::Format f);
+// A comma list of tensor formats (--formats); errors name the unknown one and list the choices.
+std::vector<fmt::Format> parse_tensor_formats(const std::string& list);
 // --residual, --residual-mode
 void add_residual_options(ArgParser& p);
 dp::ResidualSpec read_residual_options(const ArgParser& p);

@@ -1,6 +1,7 @@
 #include "eval/accuracy_memo.hpp"
 
 #include "eval/trace_accuracy.hpp"
+#include "eval/workload.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::eval {
@@ -21,13 +22,8 @@ Correction unit_correction(const cfg::UnitConfig& u) {
 AccuracyMemo::AccuracyMemo(const std::string& trace, const std::vector<std::string>& ops, const std::string& where)
     : trace_(io::read_trace(trace)) {
   if (trace_.shape_only()) throw Error(where, "accuracy.trace", "'" + trace + "' is shape-only: accuracy needs tensors");
-  if (ops.empty()) return;
-  std::vector<io::TraceOp> kept;
-  for (const auto& op : trace_.ops)
-    for (const auto& k : ops)
-      if (op.op == k || op.name == k) kept.push_back(op);
-  if (kept.empty()) throw Error(where, "accuracy.ops", "no op of the accuracy trace matches");
-  trace_.ops = kept;
+  if (!ops.empty() && keep_ops_of_kind(trace_, ops) == 0)
+    throw Error(where, "accuracy.ops", "no op of the accuracy trace matches");
 }
 
 std::string AccuracyMemo::arithmetic_key(const cfg::UnitConfig& u) {

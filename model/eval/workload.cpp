@@ -97,6 +97,16 @@ void select_ops(io::Trace& t, const std::vector<std::string>& names) {
   t.ops = kept;
 }
 
+size_t keep_ops_of_kind(io::Trace& t, const std::vector<std::string>& kinds) {
+  std::vector<io::TraceOp> kept;
+  for (const io::TraceOp& op : t.ops)
+    if (std::find(kinds.begin(), kinds.end(), op.op) != kinds.end() ||
+        std::find(kinds.begin(), kinds.end(), op.name) != kinds.end())
+      kept.push_back(op);
+  t.ops = kept;
+  return kept.size();
+}
+
 io::NpyArray read_matrix(const std::string& path, const char* what) {
   io::NpyArray a = io::read_npy_f32(path);
   if (a.shape.size() != 2) throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(a.shape));

@@ -32,6 +32,9 @@ void parse_gemm_shape(const std::string& text, Workload& w, const std::string& o
 // Keeps the trace ops named in `names`, in trace order; an unknown name is an error naming the
 // trace and `ops`.
 void select_ops(io::Trace& t, const std::vector<std::string>& names);
+// Keeps the trace ops whose kind (q_proj, ...) or name is in `kinds`, in trace order; returns
+// how many are left (the caller names the option when none is).
+size_t keep_ops_of_kind(io::Trace& t, const std::vector<std::string>& kinds);
 // A float32 .npy that must be 2-D; `what` names the operand in the error.
 io::NpyArray read_matrix(const std::string& path, const char* what);
 

@@ -1,0 +1,133 @@
+#include "eval/format_compare.hpp"
+
+#include <sstream>
+
+#include "eval/unit_eval.hpp"
+#include "util/error.hpp"
+#include "util/files.hpp"
+#include "util/text.hpp"
+
+namespace hifsim::eval {
+namespace {
+
+void say(const CompareRequest& r, const std::string& s) {
+  if (r.say) r.say(s);
+}
+
+// The unit of a config with a correction's residual path (the plain unit for `none`).
+cfg::UnitConfig unit_with(const std::string& config, const Correction& c) {
+  std::vector<std::string> ov;
+  if (c.residual.kind != dp::ResidualKind::none)
+    ov = {"residual.enabled=true", std::string("residual.kind=") + dp::residual_name(c.residual.kind)};
+  return cfg::load_unit_config(config, ov);
+}
+
+void units_csv_row(std::ostringstream& o, const std::string& fname, const Correction& c, const std::string& config,
+                   const cfg::UnitConfig& u, const UnitEval& e) {
+  const cost::CostReport& cr = *e.cost;
+  const double macs = e.totals.macs;
+  o << fname << "," << c.name << "," << config << "," << u.peak_macs_per_cycle() << "," << e.totals.cycles.total << ","
+    << fmt_g(e.utilization, 6) << "," << fmt_g(macs, 12) << "," << fmt_g(cr.total_pj / macs, 6) << ","
+    << fmt_g(cr.compute_pj / macs, 6) << "," << fmt_g(cr.buffers_pj / macs, 6) << "," << fmt_g(cr.memory_pj / macs, 6)
+    << "," << fmt_g(cr.total_mm2, 6) << "," << fmt_g(cr.logic_ge / 1e6, 6) << "," << fmt_g(cr.dot_unit_ge, 6) << ","
+    << fmt_g(cr.power_w, 6) << "," << fmt_g(cr.edp_js, 6) << "\n";
+}
+
+// Timing, area and energy of every format's unit, plain and with each correction's residual
+// path (ARCQuant is a longer K, not a unit option).
+void unit_tables(const CompareRequest& r, CompareOutcome& out) {
+  std::ostringstream units, area;
+  units << "format,correction,config,peak_macs_per_cycle,cycles,utilization,macs,energy_pj_per_mac,"
+           "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js\n";
+  Workload w;
+  w.trace = r.trace;
+  UnitEvalOptions uo;
+  uo.threads = r.threads;
+  uo.activity_sample = r.activity_sample;
+  std::vector<std::string> area_cols;
+  std::vector<std::pair<std::string, std::vector<double>>> area_rows;
+  for (size_t i = 0; i < r.formats.size(); ++i) {
+    const std::string fname = fmt::format_info(r.formats[i]).name;
+    for (const auto& c : r.corrections) {
+      if (c.arc != -2) continue;
+      const cfg::UnitConfig u = unit_with(r.configs[i], c);
+      const UnitEval e = evaluate_unit(u, w, uo);
+      if (!e.cost) throw Error(r.configs[i], "cost", "the cost model does not cover this unit: " + e.cost_unsupported);
+      const cost::CostReport& cr = *e.cost;
+      units_csv_row(units, fname, c, r.configs[i], u, e);
+      say(r, "unit " + fname + " (" + c.name + "): " + std::to_string(e.totals.cycles.total) + " cycles, utilization " +
+                 fmt_g(100 * e.utilization, 4) + " %, " + fmt_g(cr.total_pj / e.totals.macs, 4) + " pJ/MAC, " +
+                 fmt_g(cr.total_mm2, 4) + " mm2");
+      if (c.residual.kind != dp::ResidualKind::none) continue;
+      std::vector<double> vals;
+      for (const auto& a : cr.area) {
+        if (area_rows.empty()) area_cols.push_back(a.name);
+        vals.push_back(a.mm2);
+      }
+      area_rows.emplace_back(fname, vals);
+    }
+  }
+  out.units_csv = units.str();
+  area << "format";
+  for (const auto& c : area_cols) area << "," << c;
+  area << "\n";
+  for (const auto& [f, vals] : area_rows) {
+    area << f;
+    for (double v : vals) area << "," << fmt_g(v, 6);
+    area << "\n";
+  }
+  out.area_breakdown_csv = area.str();
+}
+
+// The 64-length dot-unit comparison against the HiF4 paper's claims, on the first four
+// non-attention ops' tensors.
+std::string dot_units(const CompareRequest& r) {
+  const cost::CostTables ct = cost::load_tables(cost::default_tables_dir());
+  std::vector<cost::OperandSet> sets;
+  OperandStore keep;
+  for (const auto& op : r.trace.ops)
+    if (!op.attention() && sets.size() < 4) sets.push_back(trace_operand_set(r.trace, op, 1, keep));
+  cost::ActivityOptions co;
+  co.sample_dots = r.activity_sample;
+  const auto rows = cost::compare_units(ct, r.formats, sets, co);
+  return cost::compare_markdown(rows, r.trace.manifest);
+}
+
+}  // namespace
+
+std::vector<std::string> compare_configs(const io::Trace& t, const std::vector<fmt::Format>& formats,
+                                         const std::string& configs_dir,
+                                         const std::function<std::string(const std::string&)>& locate) {
+  if (t.shape_only()) throw Error(t.manifest, "kind", "shape-only trace: the comparison needs tensors (captured traces)");
+  for (const auto& op : t.ops)
+    if (op.a && !path_exists(t.dir + "/" + op.a->file))
+      throw Error(t.manifest, op.name + ".a",
+                  "tensor file " + op.a->file + " is missing: run `bash scripts/capture/ensure_traces.sh` first");
+  std::vector<std::string> configs;
+  for (fmt::Format f : formats) {
+    const std::string c = locate(configs_dir + "/" + fmt::format_info(f).name + "-32x32.yaml");
+    if (!path_exists(c)) throw Error("--configs", c, "no unit config for " + std::string(fmt::format_info(f).name));
+    configs.push_back(c);
+  }
+  return configs;
+}
+
+CompareOutcome compare_formats(const CompareRequest& r) {
+  CompareOutcome out;
+  say(r, "accuracy: " + std::to_string(r.trace.ops.size()) + " ops x " + std::to_string(r.formats.size()) + " formats x " +
+             std::to_string(r.corrections.size()) + " corrections through the bit-exact GEMM engine");
+  AccuracyOptions ao;
+  ao.formats = r.formats;
+  ao.corrections = r.corrections;
+  ao.base.threads = r.threads;
+  ao.base.quant.threads = r.threads;
+  ao.progress = r.op_done;
+  const std::vector<OpAccuracy> acc = evaluate_trace(r.trace, ao);
+  out.accuracy = accuracy_tables(acc, "Trace `" + r.trace.manifest + "` (" + r.trace.model_name +
+                                          "), accumulator fp32, errors against the FP32 reference.");
+  unit_tables(r, out);
+  out.dot_units_md = dot_units(r);
+  return out;
+}
+
+}  // namespace hifsim::eval

@@ -15,6 +15,8 @@ APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   verilator iverilog yosys
   libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev
+  nlohmann-json3-dev                # strict JSON: the .safetensors header (model/io/json_input.*)
+  clang-14 libclang-rt-14-dev       # libFuzzer + ASan/UBSan runtimes for fuzz/ (docs/testing.md)
   python3 python3-venv python3-pip
   chromium  # headless check of the HTML report (tests/jobs)
 )

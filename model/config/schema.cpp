@@ -6,10 +6,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 #include <sstream>
 
+#include "io/input_file.hpp"
+#include "io/yaml_input.hpp"
+#include "util/checked.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::cfg {
@@ -53,12 +55,13 @@ std::string join_choices(const std::vector<std::string>& c) {
 }
 
 // Integer with an optional binary size suffix (KiB, MiB, GiB) for fields measured in bytes.
-bool parse_integer(const std::string& t, bool allow_suffix, long double& out) {
+// Checked: a value (or value x suffix) beyond 64 bits is refused, never saturated or wrapped.
+enum class IntParse { ok, not_integer, too_large };
+IntParse parse_integer(const std::string& t, bool allow_suffix, long double& out) {
   std::string s = t;
-  long double mult = 1;
+  int64_t mult = 1;
   if (allow_suffix) {
-    static const std::pair<const char*, long double> suf[] = {
-        {"KiB", 1024.0L}, {"MiB", 1048576.0L}, {"GiB", 1073741824.0L}};
+    static const std::pair<const char*, int64_t> suf[] = {{"KiB", int64_t{1} << 10}, {"MiB", int64_t{1} << 20}, {"GiB", int64_t{1} << 30}};
     for (const auto& [name, m] : suf) {
       const std::string n = name;
       if (s.size() > n.size() && s.compare(s.size() - n.size(), n.size(), n) == 0) {
@@ -68,13 +71,14 @@ bool parse_integer(const std::string& t, bool allow_suffix, long double& out) {
       }
     }
   }
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-  if (i == s.size() || s.size() - i > 19) return false;
-  for (size_t j = i; j < s.size(); ++j)
-    if (s[j] < '0' || s[j] > '9') return false;
-  out = static_cast<long double>(std::strtoll(s.c_str(), nullptr, 10)) * mult;
-  return true;
+  int64_t v = 0;
+  if (!parse_i64(s, v)) {
+    const size_t i = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    return s.size() > i && s.find_first_not_of("0123456789", i) == std::string::npos ? IntParse::too_large : IntParse::not_integer;
+  }
+  if (__builtin_mul_overflow(v, mult, &v)) return IntParse::too_large;
+  out = static_cast<long double>(v);
+  return IntParse::ok;
 }
 
 }  // namespace
@@ -134,7 +138,9 @@ std::string ConfigDoc::check_value(const FieldSpec& f, const std::string& text, 
   switch (f.type) {
     case FieldType::integer: {
       long double v = 0;
-      if (quoted || !parse_integer(text, f.unit == "bytes", v))
+      const IntParse r = quoted ? IntParse::not_integer : parse_integer(text, f.unit == "bytes", v);
+      if (r == IntParse::too_large) bad("'" + text + "' does not fit in 64 bits");
+      if (r != IntParse::ok)
         bad("expected " + std::string(type_name(f.type)) + (f.unit == "bytes" ? " (optionally with KiB/MiB/GiB)" : "") +
             ", got '" + text + "'");
       if (f.min <= f.max && (v < f.min || v > f.max))
@@ -165,11 +171,7 @@ std::string ConfigDoc::check_value(const FieldSpec& f, const std::string& text, 
 }
 
 void ConfigDoc::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "", "cannot open the config file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  load_string(ss.str(), path);
+  load_string(io::read_regular_file(path, io::kYamlMaxBytes, "a config file is never that large"), path);
 }
 
 void ConfigDoc::load_string(const std::string& yaml, const std::string& where) {

@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <set>
 
+#include "io/input_file.hpp"
+#include "io/yaml_input.hpp"
+#include "util/checked.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::cost {
@@ -18,13 +21,9 @@ std::string line_of(const YAML::Node& n) {
 }
 
 YAML::Node load_yaml(const std::string& path) {
-  try {
-    return YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw Error(path, "", "cannot open the cost table");
-  } catch (const YAML::Exception& e) {
-    throw Error(path, "", std::string("YAML error: ") + e.what());
-  }
+  if (const std::string why = io::not_regular_reason(path); !why.empty())
+    throw Error(path, "", "cannot open the cost table: " + why);
+  return io::load_yaml_file(path);  // size bound, no duplicate keys
 }
 
 double number(const std::string& file, const std::string& field, const YAML::Node& n) {
@@ -59,10 +58,10 @@ uint64_t bytes_of(const std::string& file, const std::string& field, const YAML:
       break;
     }
   }
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(t.c_str(), &end, 10);
-  if (t.empty() || *end != '\0' || v == 0) throw Error(file, field, "'" + n.Scalar() + "' is not a size in bytes (KiB/MiB/GiB allowed)" + line_of(n));
-  return v * mul;
+  uint64_t v = 0;
+  if (!parse_u64(t, v) || v == 0 || !mul_u64(v, mul, v))
+    throw Error(file, field, "'" + n.Scalar() + "' is not a size in bytes below 2^64 (KiB/MiB/GiB allowed)" + line_of(n));
+  return v;
 }
 
 void check_schema(const std::string& file, const YAML::Node& root, const std::string& schema) {

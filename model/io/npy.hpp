@@ -2,7 +2,10 @@
 //
 // Accepted: little-endian float32 ('<f4'), uint8 ('|u1') and uint16 ('<u2'), C order. Anything else,
 // a truncated file or a corrupt header is an hifsim::Error naming the file, the field
-// and the reason. Writes go to a temporary file that is renamed into place only when
+// and the reason. The reader (npy_read.cpp) takes regular files only (io/input_file.hpp), parses
+// the header dict strictly (exactly the keys descr, fortran_order, shape, each once; header at
+// most kNpyMaxHeader bytes) and checks the size the shape declares against the file before it
+// allocates anything. Writes go to a temporary file that is renamed into place only when
 // complete, so a failed command never leaves a partial output behind.
 #pragma once
 #include <cstdint>
@@ -22,7 +25,14 @@ struct NpyArray {
   size_t size() const;        // number of elements
 };
 
+// NumPy's own reader refuses headers above 10,000 bytes unless told otherwise; 64 KiB is far
+// above any real header (32 dimensions need < 700 bytes) and bounds what a corrupt length
+// field can make us read before the header is even parsed.
+inline constexpr size_t kNpyMaxHeader = 65536;
+
 NpyArray read_npy(const std::string& path);
+// The same from bytes in memory (`where` names them in errors): the fuzz harness's entry point.
+NpyArray parse_npy(const std::string& bytes, const std::string& where);
 // Convenience: read and require float32.
 NpyArray read_npy_f32(const std::string& path);
 
@@ -33,6 +43,8 @@ void write_npy(const std::string& path, const std::vector<size_t>& shape, const 
 // Writes `bytes` to `path` through a temporary file and an atomic rename.
 void write_file_atomic(const std::string& path, const std::string& bytes);
 
+// Product of the dimensions, SIZE_MAX when it overflows.
+size_t npy_element_count(const std::vector<size_t>& shape);
 std::string shape_str(const std::vector<size_t>& shape);
 const char* dtype_name(NpyDtype d);  // "float32", "uint8", "uint16"
 

@@ -8,8 +8,11 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "io/input_file.hpp"
 #include "io/npy.hpp"
 #include "io/safetensors.hpp"
+#include "io/yaml_input.hpp"
+#include "util/checked.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::io {
@@ -65,17 +68,17 @@ struct Ctx {
   }
 
   int64_t integer(const YAML::Node& n, const std::string& field, int64_t lo = 1, int64_t hi = kMaxDim) const {
-    bool ok = n.IsScalar() && n.Tag() != "!";
-    const std::string s = ok ? n.Scalar() : "";
-    if (ok) {
-      size_t i = (s.size() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
-      ok = i < s.size() && s.size() - i <= 19 &&
-           std::all_of(s.begin() + static_cast<long>(i), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const std::string range = " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    const std::optional<int64_t> v = yaml_int64(n);
+    if (!v) {
+      // All digits but beyond 64 bits: out of range, not "not an integer".
+      const std::string s = n.IsScalar() && n.Tag() != "!" ? n.Scalar() : "";
+      const size_t i = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+      if (s.size() > i && s.find_first_not_of("0123456789", i) == std::string::npos) fail(field, s + range);
+      fail(field, "must be an integer, got " + tname(n));
     }
-    if (!ok) fail(field, "must be an integer, got " + tname(n));
-    const long long v = std::stoll(s);
-    if (v < lo || v > hi) fail(field, std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return v;
+    if (*v < lo || *v > hi) fail(field, std::to_string(*v) + range);
+    return *v;
   }
 };
 
@@ -88,10 +91,6 @@ bool is_op_name(const std::string& s) {
   });
 }
 
-bool file_exists(const std::string& p) {
-  struct stat st{};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 bool dir_exists(const std::string& p) {
   struct stat st{};
   return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -127,29 +126,12 @@ TensorRef tensor_ref(const Ctx& c, const YAML::Node& n, const std::string& f) {
   return r;
 }
 
-}  // namespace
-
-double TraceOp::macs_per_step() const {
-  return static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) * static_cast<double>(batch) *
-         static_cast<double>(repeat);
-}
-
-Trace read_trace(const std::string& path) {
+Trace trace_from_yaml(const YAML::Node& doc, const std::string& manifest) {
   Trace t;
-  std::string manifest = path;
-  if (dir_exists(path)) manifest = (path.empty() || path.back() == '/' ? path : path + "/") + "trace.yaml";
   t.manifest = manifest;
   const size_t slash = manifest.find_last_of('/');
   t.dir = slash == std::string::npos ? "." : manifest.substr(0, slash);
   Ctx c{manifest};
-  if (!file_exists(manifest)) c.fail("(file)", "trace.yaml is missing");
-  YAML::Node doc;
-  try {
-    doc = YAML::LoadFile(manifest);
-  } catch (const YAML::Exception& e) {
-    c.fail("(yaml)", "parse error at line " + std::to_string(e.mark.line + 1) + ", column " +
-                         std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
   if (!doc || doc.IsNull()) c.fail("(file)", "manifest is empty");
   c.mapping(doc, "", {{"schema", true}, {"kind", true}, {"description", false}, {"model", true}, {"capture", false},
                       {"shape", false}, {"checks", false}, {"provenance", false}, {"ops", true}});
@@ -213,6 +195,7 @@ Trace read_trace(const std::string& path) {
   const YAML::Node ops = doc["ops"];
   if (!ops.IsSequence() || ops.size() == 0) c.fail("ops", "must be a non-empty list");
   std::set<std::string> names;
+  uint64_t total_macs = 0;
   for (size_t i = 0; i < ops.size(); ++i) {
     std::string f = "ops[" + std::to_string(i) + "]";
     const YAML::Node o = ops[i];
@@ -231,6 +214,10 @@ Trace read_trace(const std::string& path) {
     op.batch = static_cast<uint64_t>(c.integer(o["batch"], f + ".batch"));
     if (o["repeat"]) op.repeat = static_cast<uint64_t>(c.integer(o["repeat"], f + ".repeat"));
     if (o["note"]) op.note = c.string(o["note"], f + ".note");
+    // batch, repeat < 2^31: their product fits; the sum over ops obeys the same limit as one op.
+    total_macs += checked_op_macs(op.M, op.N, op.K, op.batch * op.repeat, manifest, f);
+    if (total_macs > kMaxOpMacs)
+      c.fail(f, "the ops up to this one add up to more than 2^60 multiply-adds (the limit, see io/trace.hpp)");
     const bool has_a = static_cast<bool>(o["a"]), has_b = static_cast<bool>(o["b"]), has_c = static_cast<bool>(o["c_ref"]);
     if (t.shape_only()) {
       if (has_a || has_b || has_c)
@@ -253,6 +240,37 @@ Trace read_trace(const std::string& path) {
   return t;
 }
 
+}  // namespace
+
+double TraceOp::macs_per_step() const {
+  return static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) * static_cast<double>(batch) *
+         static_cast<double>(repeat);
+}
+
+uint64_t checked_op_macs(uint64_t M, uint64_t N, uint64_t K, uint64_t instances, const std::string& where,
+                         const std::string& field) {
+  uint64_t macs = 0;
+  const bool fits = mul_u64(M, N, macs) && mul_u64(macs, K, macs) && mul_u64(macs, instances, macs);
+  if (!fits || macs > kMaxOpMacs)
+    throw Error(where, field,
+                "M x N x K x batch x repeat = " + (fits ? std::to_string(macs) : std::string("more than 2^64")) +
+                    " multiply-adds is above the limit of 2^60 (see io/trace.hpp)");
+  return macs;
+}
+
+Trace read_trace(const std::string& path) {
+  std::string manifest = path;
+  if (dir_exists(path)) manifest = (path.empty() || path.back() == '/' ? path : path + "/") + "trace.yaml";
+  const std::string why = not_regular_reason(manifest);
+  if (why == "does not exist") throw Error(manifest, "(file)", "trace.yaml is missing");
+  if (!why.empty()) throw Error(manifest, "(file)", why);
+  return trace_from_yaml(load_yaml_file(manifest), manifest);
+}
+
+Trace parse_trace(const std::string& yaml_text, const std::string& manifest) {
+  return trace_from_yaml(load_yaml_text(yaml_text, manifest), manifest);
+}
+
 Operand load_operand(const Trace& t, const TraceOp& op, const std::string& which, uint64_t bi) {
   const std::optional<TensorRef>* ref = which == "a" ? &op.a : which == "b" ? &op.b : &op.c_ref;
   size_t idx = 0;
@@ -262,19 +280,22 @@ Operand load_operand(const Trace& t, const TraceOp& op, const std::string& which
   if (!ref->has_value()) throw Error(t.manifest, f, "the op has no tensor (shape-only trace?)");
   const TensorRef& r = **ref;
   const bool npy = r.file.size() >= 4 && r.file.compare(r.file.size() - 4, 4, ".npy") == 0;
-  const std::string path = t.dir + "/" + r.file;
-  if (!file_exists(path)) throw Error(t.manifest, f + ".file " + r.file, "file does not exist (run scripts/capture/ensure_traces.sh)");
+  const std::string field = f + ".file " + r.file;
+  if (not_regular_reason(t.dir + "/" + r.file) == "does not exist")
+    throw Error(t.manifest, field, "file does not exist (run scripts/capture/ensure_traces.sh)");
+  // Inside the trace folder after every symlink is resolved; the readers then take regular files only.
+  const std::string path = resolve_inside(t.dir, r.file, t.manifest, field);
   NpyArray a;
   try {
     a = npy ? read_npy_f32(path) : read_safetensors_f32(path, r.key);  // read_trace() allowed only these two
   } catch (const Error& e) {
-    throw Error(t.manifest, f + ".file " + r.file, e.what());
+    throw Error(t.manifest, field, e.what());
   }
   const size_t rows = which == "b" ? op.N : op.M, cols = which == "b" ? op.K : which == "a" ? op.K : op.N;
   std::vector<size_t> want = {rows, cols};
   if (op.attention()) want.insert(want.begin(), op.batch);
   if (a.shape != want)
-    throw Error(t.manifest, f + ".file " + r.file, "shape " + shape_str(a.shape) + ", expected " + shape_str(want));
+    throw Error(t.manifest, field, "shape " + shape_str(a.shape) + ", expected " + shape_str(want));
   if (bi >= (op.attention() ? op.batch : 1)) throw Error(t.manifest, f, "batch index out of range");
   Operand out;
   out.rows = rows;

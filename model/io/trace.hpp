@@ -6,8 +6,9 @@
 // hifsim::Error(manifest, field, reason), e.g.
 //   traces/x/trace.yaml: ops[3] (layer0.o_proj).M: must be an integer, got string '7'
 // Tensor files are not opened by read_trace(); load_operand() reads one (float32 .npy, or an F32
-// tensor of a .safetensors file, io/safetensors.hpp) and
-// checks its shape. Hashes are checked by the Python validator, not here.
+// tensor of a .safetensors file, io/safetensors.hpp) and checks its shape. A tensor path must
+// resolve, symlinks included, to a regular file inside the trace folder (io/input_file.hpp).
+// Hashes are checked by the Python validator, not here.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -52,8 +53,21 @@ struct Trace {
   bool shape_only() const { return kind == "shape-only"; }
 };
 
-// `path` is a trace directory or its trace.yaml.
+// `path` is a trace directory or its trace.yaml: a regular file, read through io/yaml_input.hpp
+// (size bound, duplicate keys rejected).
 Trace read_trace(const std::string& path);
+// The same from text in memory; `manifest` is the path the text stands for (errors, tensor
+// folder). The fuzz harness's entry point.
+Trace parse_trace(const std::string& yaml_text, const std::string& manifest);
+
+// The largest op a trace (or a --gemm workload) may describe: M x N x K x batch x repeat <= 2^60
+// multiply-adds, and the same bound for the sum over a trace's ops. The biggest real prefill op (405B-class model, 128k tokens, every layer) is about
+// 2^56; the timing core and the cost model count cycles, actions and bytes of an op in uint64,
+// and those are at most a small multiple of its MACs, so 2^60 keeps every counter exact.
+inline constexpr uint64_t kMaxOpMacs = uint64_t{1} << 60;
+// M*N*K*instances with checked arithmetic; throws hifsim::Error(where, field, ...) above kMaxOpMacs.
+uint64_t checked_op_macs(uint64_t M, uint64_t N, uint64_t K, uint64_t instances, const std::string& where,
+                         const std::string& field);
 
 // One operand of a captured op (`which` = "a", "b" or "c_ref"), batch element `bi`: a row-major
 // float32 matrix (rows x cols). Throws hifsim::Error(manifest, field, reason) on a missing file,

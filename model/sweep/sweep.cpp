@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "io/npy.hpp"
+#include "io/yaml_input.hpp"
+#include "util/checked.hpp"
 #include "util/files.hpp"
 #include "util/error.hpp"
 #include "util/manifest.hpp"
@@ -110,12 +112,7 @@ SweepSpec load_sweep(const std::string& path) {
   const size_t slash = path.rfind('/');
   s.dir = slash == std::string::npos ? "" : path.substr(0, slash);
   if (!path_exists(path)) throw Error(path, "", "sweep file does not exist");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw Error(path, "line " + std::to_string(e.mark.line + 1), "not valid YAML: " + e.msg);
-  }
+  const YAML::Node root = io::load_yaml_file(path);  // regular file, size bound, no duplicate keys
   if (!root.IsMap()) throw Error(path, "(top level)", "must be a mapping");
   check_keys(root, path, "", {"schema", "name", "base", "workload", "accuracy", "set", "grid", "zip", "description"});
   if (!root["schema"] || root["schema"].Scalar() != kSweepSchema)
@@ -136,9 +133,10 @@ SweepSpec load_sweep(const std::string& path) {
     if (!w["gemm"].IsSequence() || w["gemm"].size() != 3) throw Error(path, "workload.gemm", "must be [M, N, K]");
     for (size_t i = 0; i < 3; ++i) {
       const std::string t = scalar_text(w["gemm"][i], path, "workload.gemm[" + std::to_string(i) + "]");
-      if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || std::stoull(t) == 0)
-        throw Error(path, "workload.gemm[" + std::to_string(i) + "]", "must be a positive integer, got '" + t + "'");
-      s.workload_gemm.push_back(std::stoull(t));
+      uint64_t v = 0;
+      if (!parse_u64(t, v) || v == 0)
+        throw Error(path, "workload.gemm[" + std::to_string(i) + "]", "must be a positive integer below 2^64, got '" + t + "'");
+      s.workload_gemm.push_back(v);
     }
   } else {
     throw Error(path, "workload", "give trace or gemm");
@@ -211,15 +209,19 @@ std::vector<Point> expand(const SweepSpec& s) {
     }
     axes.push_back(a);
   }
-  size_t total = 1;
-  for (const auto& a : axes) total *= a.values.size();
+  // The grid's size with checked arithmetic: a product that wraps (2^64 points -> 0) must not
+  // pass as an empty sweep, and a sweep far beyond what can be listed is refused up front.
+  uint64_t total = 1;
+  for (const auto& a : axes)
+    if (!mul_u64(total, a.values.size(), total) || total > kMaxPoints)
+      throw Error(s.file, "grid", "expands to more than " + std::to_string(kMaxPoints) + " points (the limit; split the sweep)");
   const std::string key = s.workload_key();
   std::vector<Point> pts(total);
   for (size_t i = 0; i < total; ++i) {
     Point& p = pts[i];
     p.index = i;
     p.overrides = s.fixed;
-    size_t rem = i;
+    uint64_t rem = i;
     // The last axis varies fastest.
     std::vector<size_t> pick(axes.size());
     for (size_t k = axes.size(); k-- > 0;) {

@@ -52,6 +52,10 @@ struct SweepSpec {
 // Reads and validates a sweep file (hifsim::Error(file, field, reason) on any problem).
 SweepSpec load_sweep(const std::string& path);
 // All points: cartesian(grid) x each zip group (groups multiply with each other and the grid).
+// At most kMaxPoints: every point is listed in memory with its overrides (a few hundred bytes
+// each), and the largest sweeps hifsim is built for have 10^5 points; 10x that is the limit, and
+// more (or a product that overflows 64 bits) is an error naming the sweep file and `grid`.
+inline constexpr uint64_t kMaxPoints = 1000000;
 std::vector<Point> expand(const SweepSpec& s);
 // The points of shard i of n (i in [0, n)): every n-th point starting at i.
 std::vector<Point> shard(const std::vector<Point>& all, size_t i, size_t n);

@@ -205,6 +205,44 @@ def _find_text(trace_dir: str, rel: str) -> Optional[str]:
         d = parent
 
 
+def _unique_key_loader():
+    """A SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last one
+    silently, yaml-cpp the first: the same manifest would mean different things to the two
+    readers). hifsim's reader rejects duplicates the same way (model/io/yaml_input.cpp)."""
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (line {key_node.start_mark.line + 1}; "
+                                f"first at line {seen[key] + 1})", key_node.start_mark)
+            seen[key] = key_node.start_mark.line
+        return loader.construct_mapping(node, deep)
+
+    UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    return UniqueKeyLoader
+
+
+def _not_regular(path: str) -> str:
+    """'' for a regular file (symlinks followed), else why not: a FIFO would block the read."""
+    import stat
+    try:
+        m = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    if stat.S_ISREG(m):
+        return ""
+    kind = "a directory" if stat.S_ISDIR(m) else "a FIFO (named pipe)" if stat.S_ISFIFO(m) else \
+        "a device" if stat.S_ISCHR(m) or stat.S_ISBLK(m) else "not a regular file"
+    return f"is {kind}, not a regular file"
+
+
 def validate_trace(trace_dir: str, check_tensors: bool = True, check_hash: bool = True,
                    check_products: bool = False) -> Dict[str, Any]:
     """Validate one trace directory; raise TraceError on the first problem.
@@ -214,11 +252,14 @@ def validate_trace(trace_dir: str, check_tensors: bool = True, check_hash: bool 
 
     manifest = os.path.join(trace_dir, MANIFEST)
     ctx = _Ctx(manifest)
-    if not os.path.isfile(manifest):
+    why = _not_regular(manifest)
+    if why == "missing":
         ctx.fail("(file)", "trace.yaml is missing")
+    if why:
+        ctx.fail("(file)", why)
     try:
         with open(manifest, "r", encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
+            doc = yaml.load(f, Loader=_unique_key_loader())
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -368,8 +409,15 @@ def validate_trace(trace_dir: str, check_tensors: bool = True, check_hash: bool 
                 continue
             path = os.path.join(trace_dir, rel)
             where = f"{tf}.file {rel}"
-            if not os.path.isfile(path):
+            why = _not_regular(path)
+            if why == "missing":
                 ctx.fail(where, "file does not exist (run scripts/capture/ensure_traces.sh)")
+            if why:
+                ctx.fail(where, why)
+            # The lexical '..' check above is not enough: a symlink may point anywhere.
+            real_dir, real = os.path.realpath(trace_dir), os.path.realpath(path)
+            if not real.startswith(real_dir + os.sep):
+                ctx.fail(where, f"resolves to {real!r}, outside the trace directory (symbolic link?)")
             ck = (rel, key)
             if ck not in cache:
                 try:

@@ -142,7 +142,7 @@ def main():
             ["--rounding", "not supported by nvfp4"], outs)
         bad("saturate on a format without it", ["quantize", "--format", "hif4", "--in", xin, "--out", out, "--saturate"],
             ["--saturate"], outs)
-        bad("missing input file", q("hif8", os.path.join(d, "nope.npy")), ["nope.npy", "cannot open"], outs)
+        bad("missing input file", q("hif8", os.path.join(d, "nope.npy")), ["nope.npy", "does not exist"], outs)
         bad("code format into quantize", q("e8m0", xin), ["--format", "e8m0"], outs)
     print("PASS" if not failures else f"FAIL: {len(failures)} checks failed")
     return 0 if not failures else 1

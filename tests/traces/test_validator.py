@@ -117,6 +117,19 @@ class ValidatorTest(unittest.TestCase):
             f.write("schema: hifsim-trace/1\nops: [ {name: x\n")
         self.expect("(yaml)", "parse error at line")
 
+    def test_duplicate_key(self):
+        # PyYAML kept the last value, yaml-cpp the first: both readers now refuse the file.
+        with open(os.path.join(self.d, "trace.yaml")) as f:
+            text = f.read()
+        with open(os.path.join(self.d, "trace.yaml"), "w") as f:
+            f.write(text + "kind: shape-only\n")
+        self.expect("(yaml)", "key 'kind' given twice")
+
+    def test_manifest_fifo(self):
+        os.remove(os.path.join(self.d, "trace.yaml"))
+        os.mkfifo(os.path.join(self.d, "trace.yaml"))
+        self.expect("(file)", "is a FIFO (named pipe), not a regular file")
+
     def test_wrong_schema(self):
         self.mutate(lambda d: d.update(schema="hifsim-trace/2"))
         self.expect("schema", "is not 'hifsim-trace/1'")
@@ -213,6 +226,17 @@ class ValidatorTest(unittest.TestCase):
         self.expect("ops[0] (layer0.q_proj).c_ref.file tensors/c.npy", "file does not exist")
         # ... but a manifest-only check passes
         validate_trace(self.d, check_tensors=False)
+
+    def test_tensor_symlink_outside_the_trace(self):
+        outside = os.path.join(self.tmp, "outside.npy")
+        os.replace(os.path.join(self.d, "tensors", "c.npy"), outside)
+        os.symlink(outside, os.path.join(self.d, "tensors", "c.npy"))
+        self.expect("ops[0] (layer0.q_proj).c_ref.file tensors/c.npy", "outside the trace directory")
+
+    def test_tensor_fifo(self):
+        os.remove(os.path.join(self.d, "tensors", "c.npy"))
+        os.mkfifo(os.path.join(self.d, "tensors", "c.npy"))
+        self.expect("ops[0] (layer0.q_proj).c_ref.file tensors/c.npy", "is a FIFO (named pipe)")
 
     def test_float64_tensor(self):
         np.save(os.path.join(self.d, "tensors", "a.npy"), np.zeros((M, K), np.float64))

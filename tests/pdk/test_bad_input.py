@@ -24,7 +24,8 @@ with tempfile.TemporaryDirectory() as work:
     # 2. An unparsable Liberty (truncated in the middle of a group).
     bad = os.path.join(work, "bad.lib")
     text = open(LIB).read()
-    open(bad, "w").write(text[: len(text) // 2])
+    cut = text.index(";\n", len(text) // 2) + 2  # after a whole attribute, inside a cell group
+    open(bad, "w").write(text[:cut])
     res = os.path.join(work, "synth")
     rc, _, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_unit.py"), "--lib", bad, "--module", "fp32_acc",
                       "--sources", "hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv", "--params", "MANT_BITS=7", "--out", res])

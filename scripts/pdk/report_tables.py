@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Markdown tables of the committed sky130 results for docs/cost.md section 11.
+
+  report_tables.py [--dir configs/cost/sky130] [--proxy compare.json]
+
+Prints: the per-unit table (area, cells, flops, critical path, fmax, energy per op where
+measured), the proxy-vs-gate-level calibration, and the HiF4/NVFP4/MXFP4 ratios next to the
+45 nm proxy's (from `hifsim cost --compare-units` JSON) and the paper's.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def fmt(x, d=3):
+    return f"{x:,.{d}f}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", default=os.path.join(ROOT, "configs", "cost", "sky130"))
+    ap.add_argument("--proxy", help="compare.json of hifsim cost --compare-units on the same op")
+    ap.add_argument("--op", default="smollm2-135m/layer15.q_proj")
+    a = ap.parse_args(argv)
+    units = list(csv.DictReader(open(os.path.join(a.dir, "units.csv"))))
+    energy = {(r["module"], r["parameters"]): r for r in csv.DictReader(open(os.path.join(a.dir, "energy.csv")))
+              if r["trace_op"] == a.op}
+    print("| unit | parameters | area (µm²) | cells | flip-flops | critical path (ns) | fmax (MHz) | path | energy per op (pJ) | toggles per op |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in units:
+        e = energy.get((r["module"], r["parameters"]))
+        path = f"{r['startpoint']} → {r['endpoint']}"
+        print(f"| {r['module']} | {r['parameters']} | {fmt(float(r['area_um2']), 0)} | {int(r['cells']):,} | {r['flip_flops']} | "
+              f"{float(r['min_period_ns']):.3f} | {float(r['fmax_mhz']):.0f} | `{path}` | "
+              f"{fmt(float(e['unit_pj'])) if e else '-'} | {fmt(float(e['toggles_per_op']), 0) if e else '-'} |")
+    cal = os.path.join(a.dir, "calibration.csv")
+    if os.path.isfile(cal):
+        rows = list(csv.DictReader(open(cal)))
+        print("\n| unit | parameters | gate-level (pJ) | proxy 45 nm logic + reg (pJ) | gate / proxy | fitted (pJ) | residual |")
+        print("|---|---|---|---|---|---|---|")
+        for r in rows:
+            if r["module"].startswith("k_"):
+                continue
+            print(f"| {r['module']} | {r['parameters']} | {fmt(float(r['gate_pj']))} | "
+                  f"{fmt(float(r['proxy_45nm_logic_pj']))} + {fmt(float(r['proxy_45nm_reg_pj']))} | {r['gate_over_proxy']} | "
+                  f"{fmt(float(r['fitted_pj']))} | {float(r['residual_pct']):+.1f} % |")
+        k = {r["module"]: r["gate_pj"] for r in rows if r["module"].startswith("k_")}
+        print(f"\nFitted: k_logic = {k.get('k_logic')}, k_reg = {k.get('k_reg')}")
+    base = {r["module"]: r for r in units if r["parameters"] == "STAGES=0"}
+    if all(m in base for m in ("hif4_dot64", "nvfp4_dot64")):
+        px = {}
+        if a.proxy:
+            for u in json.load(open(a.proxy))["units"]:
+                px[u["format"]] = u
+        print("\n| unit (STAGES=0) | sky130 area (µm²) | area / NVFP4 | sky130 pJ per dot | energy / NVFP4 | 45 nm proxy area / NVFP4 | proxy incremental / NVFP4 | proxy energy / NVFP4 |")
+        print("|---|---|---|---|---|---|---|---|")
+        nv_a = float(base["nvfp4_dot64"]["area_um2"])
+        nv_e = energy.get(("nvfp4_dot64", "STAGES=0"))
+        for m, f in (("hif4_dot64", "hif4"), ("nvfp4_dot64", "nvfp4"), ("mxfp4_dot64", "mxfp4")):
+            if m not in base:
+                continue
+            ar = float(base[m]["area_um2"])
+            e = energy.get((m, "STAGES=0"))
+            er = f"{float(e['unit_pj']) / float(nv_e['unit_pj']):.3f}" if e and nv_e else "-"
+            p, pn = px.get(f), px.get("nvfp4")
+            pa = f"{p['model_ge'] / pn['model_ge']:.3f}" if p and pn else "-"
+            pi = f"{p['incremental_ge'] / pn['incremental_ge']:.3f}" if p and pn else "-"
+            pe = f"{p['dot_pj'] / pn['dot_pj']:.3f}" if p and pn else "-"
+            print(f"| {m} | {fmt(ar, 0)} | {ar / nv_a:.3f} | {fmt(float(e['unit_pj'])) if e else '-'} | {er} | {pa} | {pi} | {pe} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

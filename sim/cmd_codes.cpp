@@ -9,6 +9,7 @@
 #include "formats/codes.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/manifest.hpp"
 
 namespace {
@@ -31,6 +32,16 @@ fmt::Format parse_code_format(const std::string& name) {
   if (!f || !fmt::is_code_format(*f))
     throw Error("--format", name, "unknown code format; choose one of: " + fmt::encode_format_names());
   return *f;
+}
+
+// One code per value: uint16 for bf16, uint8 for every other format.
+void write_codes(const std::string& path, fmt::Format f, const std::vector<size_t>& shape, const std::vector<uint16_t>& codes) {
+  if (fmt::format_info(f).code_bits == 16) {
+    io::write_npy(path, shape, codes.data());
+  } else {
+    const std::vector<uint8_t> c8(codes.begin(), codes.end());
+    io::write_npy(path, shape, c8.data());
+  }
 }
 
 int run_encode(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
@@ -68,24 +79,21 @@ int run_encode(const std::vector<std::string>& args, const std::vector<std::stri
   fmt::validate_code_options(f, o);
 
   const std::string in = p.get("in"), out = p.get("out");
+  OutputSet outs(out + ".manifest.json");
+  outs.expect(out);
   const io::NpyArray x = io::read_npy_f32(in);
   std::vector<uint16_t> codes(x.size());
   fmt::encode_codes(f, x.f32.data(), x.size(), o, codes.data(), in);
-  if (f == fmt::Format::bf16) {
-    io::write_npy(out, x.shape, codes.data());
-  } else {
-    std::vector<uint8_t> c8(codes.begin(), codes.end());
-    io::write_npy(out, x.shape, c8.data());
-  }
+  outs.add(out, [&](const std::string& path) { write_codes(path, f, x.shape, codes); },
+           std::string(fmt::format_info(f).name) + " codes " + io::shape_str(x.shape));
   Manifest m;
   m.command = "encode";
   m.argv = argv;
   m.seed = o.seed;
   m.add_input(in);
-  m.outputs.emplace_back(out, std::string(fmt::format_info(f).name) + " codes " + io::shape_str(x.shape));
   m.extra.emplace_back("format", fmt::format_info(f).name);
   m.extra.emplace_back("rounding", fmt::rounding_name(o.rounding ? *o.rounding : fmt::code_default_rounding(f)));
-  m.write(out + ".manifest.json");
+  outs.finish(m);
   return 0;
 }
 
@@ -100,8 +108,10 @@ int run_decode(const std::vector<std::string>& args, const std::vector<std::stri
   if (!p.parse(args)) return 0;
   const fmt::Format f = parse_code_format(p.get("format"));
   const std::string in = p.get("in"), out = p.get("out");
+  OutputSet outs(out + ".manifest.json");
+  outs.expect(out);
   const io::NpyArray c = io::read_npy(in);
-  const io::NpyDtype want = f == fmt::Format::bf16 ? io::NpyDtype::uint16 : io::NpyDtype::uint8;
+  const io::NpyDtype want = fmt::format_info(f).code_bits == 16 ? io::NpyDtype::uint16 : io::NpyDtype::uint8;
   if (c.dtype != want)
     throw Error(in, "dtype",
                 std::string("expected ") + io::dtype_name(want) + " codes for " + fmt::format_info(f).name + ", got " +
@@ -109,14 +119,14 @@ int run_decode(const std::vector<std::string>& args, const std::vector<std::stri
   std::vector<uint16_t> codes = want == io::NpyDtype::uint16 ? c.u16 : std::vector<uint16_t>(c.u8.begin(), c.u8.end());
   std::vector<float> y(codes.size());
   fmt::decode_codes(f, codes.data(), codes.size(), y.data(), in);
-  io::write_npy(out, c.shape, y.data());
+  outs.add(out, [&](const std::string& path) { io::write_npy(path, c.shape, y.data()); },
+           "decoded float32 " + io::shape_str(c.shape));
   Manifest m;
   m.command = "decode";
   m.argv = argv;
   m.add_input(in);
-  m.outputs.emplace_back(out, "decoded float32 " + io::shape_str(c.shape));
   m.extra.emplace_back("format", fmt::format_info(f).name);
-  m.write(out + ".manifest.json");
+  outs.finish(m);
   return 0;
 }
 }  // namespace

@@ -95,7 +95,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   name = name.substr(name.rfind('/') + 1);
   const std::string out = p.has("out") ? p.get("out") : "reports/" + name;
   const std::string data = out + "/data";
-  make_dirs(data);
+  OutputSet outs(out + "/manifest.json");
+  for (const std::string& dir : {out, data, out + "/plots"}) check_folder_entries(dir);
+  for (const auto& [path, text] : eval::accuracy_outputs({}, data, "accuracy_")) outs.expect(path);
+  for (const char* f : {"units.csv", "area_breakdown.csv", "dot_units.md"}) outs.expect(data + "/" + f);
   if (!quiet) {
     r.say = say;
     const size_t total = r.trace.ops.size() * r.formats.size() * r.corrections.size();
@@ -109,36 +112,36 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   }
   const eval::CompareOutcome res = eval::compare_formats(r);
 
+  for (auto& [path, text] : eval::accuracy_outputs(res.accuracy, data, "accuracy_")) outs.add(path, text, "accuracy");
+  outs.add(data + "/units.csv", res.units_csv, "timing, energy, area per unit");
+  outs.add(data + "/area_breakdown.csv", res.area_breakdown_csv, "area by component (mm2)");
+  outs.add(data + "/dot_units.md", res.dot_units_md, "64-length dot-unit comparison");
+  outs.write();
+  if (ppl_tokens > 0 && has_tokenizer(r.trace)) {
+    say("perplexity: " + r.trace.model_name + ", " + std::to_string(ppl_tokens) + " tokens, every linear layer fake-quantized");
+    run_perplexity(r, ppl_tokens, data);
+    outs.add_external(data + "/perplexity.json", "model-level perplexity");
+  } else if (ppl_tokens > 0) {
+    say("perplexity: skipped (no tokenizer for " + r.trace.model_name + ")");
+  }
   Manifest m;
   m.command = "compare";
   m.argv = argv;
   m.add_input(r.trace.manifest);
   m.extra.emplace_back("trace", r.trace.manifest);
   for (const auto& c : r.configs) m.add_config(c);
-  for (const std::string& f : eval::write_accuracy(res.accuracy, data, "accuracy_")) m.outputs.emplace_back(f, "accuracy");
-  io::write_file_atomic(data + "/units.csv", res.units_csv);
-  io::write_file_atomic(data + "/area_breakdown.csv", res.area_breakdown_csv);
-  io::write_file_atomic(data + "/dot_units.md", res.dot_units_md);
-  m.outputs.emplace_back(data + "/units.csv", "timing, energy, area per unit");
-  m.outputs.emplace_back(data + "/area_breakdown.csv", "area by component (mm2)");
-  m.outputs.emplace_back(data + "/dot_units.md", "64-length dot-unit comparison");
-  if (ppl_tokens > 0 && has_tokenizer(r.trace)) {
-    say("perplexity: " + r.trace.model_name + ", " + std::to_string(ppl_tokens) + " tokens, every linear layer fake-quantized");
-    run_perplexity(r, ppl_tokens, data);
-    m.outputs.emplace_back(data + "/perplexity.json", "model-level perplexity");
-  } else if (ppl_tokens > 0) {
-    say("perplexity: skipped (no tokenizer for " + r.trace.model_name + ")");
-  }
   m.extra.emplace_back("seconds", fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 4));
-  m.write(out + "/manifest.json");
-
   if (!p.is_set("no-plots")) {
+    outs.write_manifest(m);  // the report's provenance; removed again if the rendering fails
     say("rendering plots and the report");
     std::vector<std::string> cmd = {HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/render_report.py", out,
                                     "--title", "Format comparison: " + r.trace.model_name};
     if (quiet) cmd.push_back("--quiet");
     cli::run_child(cmd, {}, "report");
+    outs.add_external(out + "/report.html", "self-contained report");
+    outs.add_external(out + "/report.md", "the report as Markdown");
   }
+  outs.finish(m);
   say("done in " + fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 4) + " s: " + out + "/report.html");
   return 0;
 }

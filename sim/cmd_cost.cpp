@@ -16,10 +16,10 @@
 #include "config/unit_config.hpp"
 #include "cost/cost.hpp"
 #include "eval/unit_cost.hpp"
-#include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/manifest.hpp"
 #include "util/text.hpp"
 
@@ -128,6 +128,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!compare) u = cfg::load_unit_config(p.get("config"), p.has("set") ? split_list(p.get("set"), ',') : std::vector<std::string>{});
   eval::Workload w = read_workload(p, ao.seed);
 
+  OutputSet outs(out + "/manifest.json");
+  const std::vector<std::string> files = compare ? std::vector<std::string>{"compare.md", "compare.json"}
+                                                 : std::vector<std::string>{"cost.json", "cost.csv"};
+  for (const std::string& f : files) outs.expect(out + "/" + f);
   Manifest m;
   m.command = "cost";
   m.argv = argv;
@@ -137,26 +141,21 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.add_config(dir + "/sram.yaml");
   if (w.trace) m.add_input(w.trace->manifest);
   if (!w.a_file.empty()) m.add_input(w.a_file), m.add_input(w.b_file);
-  cli::make_dir(out);
   if (compare) {
     const eval::DotUnitComparison c = eval::compare_dot_units(t, formats, w, HIFSIM_SOURCE_DIR, ao);
     for (const auto& f : c.inputs) m.add_input(f);
-    io::write_file_atomic(out + "/compare.md", c.markdown);
-    io::write_file_atomic(out + "/compare.json", c.json);
-    m.outputs.emplace_back(out + "/compare.md", "dot-unit comparison table");
-    m.outputs.emplace_back(out + "/compare.json", "the same numbers");
-    m.write(out + "/manifest.json");
+    outs.add(out + "/compare.md", c.markdown, "dot-unit comparison table");
+    outs.add(out + "/compare.json", c.json, "the same numbers");
+    outs.finish(m);
     std::cout << c.markdown;
     return 0;
   }
   m.add_config(p.get("config"));
   const cost::CostReport r = eval::cost_on_workload(t, *u, w, ao);
-  io::write_file_atomic(out + "/cost.json", eval::cost_result_json(*u, p.get("config"), w, r));
-  io::write_file_atomic(out + "/cost.csv", cost::cost_csv(r));
-  m.outputs.emplace_back(out + "/cost.json", "area, energy, power, EDP");
-  m.outputs.emplace_back(out + "/cost.csv", "one line per area and energy item");
+  outs.add(out + "/cost.json", eval::cost_result_json(*u, p.get("config"), w, r), "area, energy, power, EDP");
+  outs.add(out + "/cost.csv", cost::cost_csv(r), "one line per area and energy item");
   m.extra.emplace_back("unit", u->name);
-  m.write(out + "/manifest.json");
+  outs.finish(m);
   const std::string source = w.empty() ? "" : w.source();
   if (!quiet) std::cerr << "hifsim cost: " << u->name << (source.empty() ? "" : " on " + source) << "\n" << cost::cost_summary(r) << "\n";
   return 0;

@@ -1,6 +1,5 @@
 // hifsim quantize: float32 .npy in, the dequantized float32 .npy out (same shape), blocks
 // along the last axis; optionally the packed codes (formats/packed.hpp).
-#include <cstdio>
 #include <iostream>
 
 #include "args.hpp"
@@ -10,6 +9,7 @@
 #include "io/npy.hpp"
 #include "quant_options.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/manifest.hpp"
 
 namespace {
@@ -35,6 +35,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   fmt::validate_options(*f, o);
 
   const std::string in = p.get("in"), out = p.get("out");
+  OutputSet outs(out + ".manifest.json");
+  outs.expect(out);
+  if (p.has("codes")) outs.expect(p.get("codes"));
   const io::NpyArray x = io::read_npy_f32(in);
   const size_t cols = x.shape.empty() ? 1 : x.shape.back();
   const size_t rows = cols == 0 ? 0 : x.size() / cols;
@@ -49,26 +52,17 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   } else {
     fmt::quantize_dequantize(*f, x.f32.data(), y.data(), rows, cols, o);
   }
-  // Outputs are written only after everything succeeded; each write is atomic.
-  io::write_npy(out, x.shape, y.data());
-  if (p.has("codes")) {
-    try {
-      io::write_file_atomic(p.get("codes"), packed);
-    } catch (...) {
-      std::remove(out.c_str());
-      throw;
-    }
-  }
+  outs.add(out, [&](const std::string& path) { io::write_npy(path, x.shape, y.data()); },
+           "dequantized float32 " + io::shape_str(x.shape));
+  if (p.has("codes")) outs.add(p.get("codes"), packed, "packed codes");
   Manifest m;
   m.command = "quantize";
   m.argv = argv;
   m.seed = o.seed;
   m.add_input(in);
-  m.outputs.emplace_back(out, "dequantized float32 " + io::shape_str(x.shape));
-  if (p.has("codes")) m.outputs.emplace_back(p.get("codes"), "packed codes");
   m.extra.emplace_back("format", fmt::format_info(*f).name);
   m.extra.emplace_back("rounding", fmt::rounding_name(fmt::element_rounding(*f, o)));
-  m.write(out + ".manifest.json");
+  outs.finish(m);
   return 0;
 }
 }  // namespace

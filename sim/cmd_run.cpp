@@ -12,9 +12,9 @@
 #include "command.hpp"
 #include "config/unit_config.hpp"
 #include "eval/unit_run.hpp"
-#include "files_and_children.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/manifest.hpp"
 #include "util/text.hpp"
 #if HIFSIM_HAVE_TLM
@@ -137,7 +137,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (r.values && w.trace && w.trace->shape_only() && !quiet)
     std::cerr << "hifsim run: " << w.trace->manifest << " is shape-only: timing only\n";
   const std::string out = p.get("out");
-  cli::make_dir(out);
+  OutputSet outs(out + "/manifest.json");
+  outs.expect(out + "/result.json");
+  outs.expect(out + "/result.csv");
+  if (r.keep_result) outs.expect(p.get("c-out"));
   if (!quiet) add_progress(r.run);
 
   const eval::Engine run_engine = [&](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs,
@@ -150,6 +153,14 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const eval::RunOutcome res = eval::run_unit(u, r, run_engine);
   if (!res.cost_unsupported.empty() && !quiet) std::cerr << "hifsim run: no cost section: " << res.cost_unsupported << "\n";
 
+  outs.add(out + "/result.json", eval::run_result_json(u, r, res, p.get("config"), engine),
+           "cycles, stalls, bytes, actions per GEMM and totals");
+  outs.add(out + "/result.csv", eval::run_result_csv(u, res), "one line per GEMM and a TOTAL line");
+  if (r.keep_result) {
+    const std::vector<size_t> shape = {res.reports[0].M, res.reports[0].N};
+    outs.add(p.get("c-out"), [shape, &res](const std::string& path) { io::write_npy(path, shape, res.C.data()); },
+             "float32 result C");
+  }
   Manifest m;
   m.command = "run";
   m.argv = argv;
@@ -157,19 +168,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (w.trace) m.add_input(w.trace->manifest);
   if (!w.a_file.empty() && res.values) m.add_input(w.a_file), m.add_input(w.b_file);
   if (!w.trace && w.a_file.empty() && res.values) m.seed = w.seed;
-  io::write_file_atomic(out + "/result.json", eval::run_result_json(u, r, res, p.get("config"), engine));
-  io::write_file_atomic(out + "/result.csv", eval::run_result_csv(u, res));
-  if (p.has("c-out")) {
-    io::write_npy(p.get("c-out"), {res.reports[0].M, res.reports[0].N}, res.C.data());
-    m.outputs.emplace_back(p.get("c-out"), "float32 result C");
-  }
-  m.outputs.emplace_back(out + "/result.json", "cycles, stalls, bytes, actions per GEMM and totals");
-  m.outputs.emplace_back(out + "/result.csv", "one line per GEMM and a TOTAL line");
   m.extra.emplace_back("unit", u.name);
   m.extra.emplace_back("engine", engine);
   m.extra.emplace_back("values", res.values ? "true" : "false");
   m.extra.emplace_back("checksum", res.checksum);
-  m.write(out + "/manifest.json");
+  outs.finish(m);
   if (!quiet) {
     std::cerr << "hifsim run: " << eval::run_summary(u, res, engine) << "\n";
     if (res.cost) std::cerr << "hifsim run: cost: " << cost::cost_summary(*res.cost) << "\n";

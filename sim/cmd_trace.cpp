@@ -9,12 +9,12 @@
 #include "command.hpp"
 #include "eval/accuracy_report.hpp"
 #include "eval/workload.hpp"
-#include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
 #include "util/text.hpp"
 #include "util/error.hpp"
 #include "util/json.hpp"
+#include "util/files.hpp"
 #include "util/manifest.hpp"
 
 namespace {
@@ -50,10 +50,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   io::Trace t = io::read_trace(p.get("trace"));
   if (p.has("ops") && eval::keep_ops_of_kind(t, split_list(p.get("ops"))) == 0)
     throw Error("--ops", p.get("ops"), "no op of the trace matches");
+  const std::string dir = p.get("out");
+  OutputSet outs(dir + "/manifest.json");
+  for (const auto& [path, text] : eval::accuracy_outputs({}, dir, "")) outs.expect(path);
   const std::vector<eval::OpAccuracy> rows = eval::evaluate_trace(t, o);
 
-  const std::string dir = p.get("out");
-  cli::make_dir(dir);
   const eval::AccuracyFiles files = eval::accuracy_tables(
       rows, "Trace `" + t.manifest + "` (" + t.model_name + ", " + std::to_string(t.ops.size()) + " ops), accumulator " +
                 o.base.acc.name() + ". Errors against the trace's FP32 reference outputs; underflow = nonzero activation "
@@ -63,8 +64,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.argv = argv;
   m.seed = o.base.quant.seed;
   m.add_input(t.manifest);
-  for (const std::string& f : eval::write_accuracy(files, dir, "")) m.outputs.emplace_back(f, "accuracy results");
-  m.write(dir + "/manifest.json");
+  for (auto& [path, text] : eval::accuracy_outputs(files, dir, "")) outs.add(path, text, "accuracy results");
+  outs.finish(m);
   if (!p.is_set("quiet")) std::cout << files.markdown;
   return 0;
 }

@@ -1,10 +1,8 @@
 #include "files_and_children.hpp"
 
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -13,16 +11,6 @@
 #include "util/error.hpp"
 
 namespace hifsim::cli {
-
-void make_dir(const std::string& d) {
-  if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) throw Error(d, "", "cannot create the output folder");
-}
-
-io::NpyArray read_matrix(const std::string& path, const char* what) {
-  io::NpyArray a = io::read_npy_f32(path);
-  if (a.shape.size() != 2) throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(a.shape));
-  return a;
-}
 
 std::string self_exe() {
   char buf[4096];

@@ -1,17 +1,11 @@
-// What several commands need from the system: output folders, 2-D .npy operands, this
-// executable's path, and child processes (the Python plot and report scripts).
+// What several commands need from the system: this executable's path and child processes (the
+// Python plot and report scripts). Outputs are written through util/files.hpp.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "io/npy.hpp"
-
 namespace hifsim::cli {
 
-// One folder (the parent must exist); an existing folder is fine.
-void make_dir(const std::string& d);
-// A float32 .npy that must be 2-D; `what` names the operand in the error.
-io::NpyArray read_matrix(const std::string& path, const char* what);
 // /proc/self/exe ("hifsim" if unknown) and its folder ("." if unknown).
 std::string self_exe();
 std::string self_dir();

@@ -5,7 +5,6 @@
 #include <sstream>
 #include <tuple>
 
-#include "io/npy.hpp"
 #include "util/json.hpp"
 #include "util/text.hpp"
 
@@ -97,19 +96,13 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
   return f;
 }
 
-std::vector<std::string> write_accuracy(const AccuracyFiles& f, const std::string& dir, const std::string& prefix) {
-  const std::vector<std::pair<std::string, const std::string*>> files = {
-      {prefix + "ops.csv", &f.ops_csv},
-      {prefix + "layers.csv", &f.layers_csv},
-      {prefix + "summary.csv", &f.summary_csv},
-      {prefix.empty() ? "accuracy.json" : prefix + "results.json", &f.json},
-      {prefix + "summary.md", &f.markdown}};
-  std::vector<std::string> out;
-  for (const auto& [name, text] : files) {
-    io::write_file_atomic(dir + "/" + name, *text);
-    out.push_back(dir + "/" + name);
-  }
-  return out;
+std::vector<std::pair<std::string, std::string>> accuracy_outputs(const AccuracyFiles& f, const std::string& dir,
+                                                                  const std::string& prefix) {
+  return {{dir + "/" + prefix + "ops.csv", f.ops_csv},
+          {dir + "/" + prefix + "layers.csv", f.layers_csv},
+          {dir + "/" + prefix + "summary.csv", f.summary_csv},
+          {dir + "/" + (prefix.empty() ? "accuracy.json" : prefix + "results.json"), f.json},
+          {dir + "/" + prefix + "summary.md", f.markdown}};
 }
 
 }  // namespace hifsim::eval

@@ -3,6 +3,7 @@
 // `hifsim compare` (which writes them under its data/ folder).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eval/trace_accuracy.hpp"
@@ -16,8 +17,9 @@ struct AccuracyFiles {
 // Builds every table. `title` heads the Markdown (trace, model, accumulator).
 AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::string& title);
 
-// Writes <dir>/<prefix>ops.csv, layers.csv, summary.csv, .json (accuracy.json when prefix is
-// empty) and summary.md atomically; returns the paths written.
-std::vector<std::string> write_accuracy(const AccuracyFiles& f, const std::string& dir, const std::string& prefix);
+// The files (path, text): <dir>/<prefix>ops.csv, layers.csv, summary.csv, .json (accuracy.json
+// when prefix is empty) and summary.md.
+std::vector<std::pair<std::string, std::string>> accuracy_outputs(const AccuracyFiles& f, const std::string& dir,
+                                                                  const std::string& prefix);
 
 }  // namespace hifsim::eval

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/files.hpp"
 
 namespace hifsim::io {
 namespace {
@@ -65,23 +66,7 @@ std::string shape_str(const std::vector<size_t>& shape) {
   return s + ")";
 }
 
-void write_file_atomic(const std::string& path, const std::string& bytes) {
-  std::string tmp = path + ".tmp-hifsim";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw Error(path, "", "cannot open file for writing");
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw Error(path, "", "write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(path, "", "cannot rename temporary file into place");
-  }
-}
+void write_file_atomic(const std::string& path, const std::string& bytes) { hifsim::write_file_atomic(path, bytes); }
 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const float* data) {
   std::string out = header_bytes("<f4", shape);

@@ -40,7 +40,8 @@ void write_npy(const std::string& path, const std::vector<size_t>& shape, const 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint8_t* data);
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint16_t* data);
 
-// Writes `bytes` to `path` through a temporary file and an atomic rename.
+// hifsim::write_file_atomic (util/files.hpp): unique temporary name, atomic rename, never
+// replaces anything that is not a regular file.
 void write_file_atomic(const std::string& path, const std::string& bytes);
 
 // Product of the dimensions, SIZE_MAX when it overflows.

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "io/npy.hpp"
+#include "util/files.hpp"
 #include "util/json.hpp"
 
 #ifndef HIFSIM_SOURCE_DIR
@@ -83,6 +83,7 @@ std::string Manifest::json() const {
   pairs("configs_fnv1a64", configs);
   pairs("inputs_fnv1a64", inputs);
   pairs("outputs", outputs);
+  if (!output_hashes.empty()) pairs("outputs_fnv1a64", output_hashes);
   pairs("facts", extra);
   std::vector<std::pair<std::string, std::string>> tv = {
       {"compiler", std::string("g++ ") + __VERSION__},
@@ -95,6 +96,6 @@ std::string Manifest::json() const {
   return w.str() + "\n";
 }
 
-void Manifest::write(const std::string& path) const { io::write_file_atomic(path, json()); }
+void Manifest::write(const std::string& path) const { write_file_atomic(path, json()); }
 
 }  // namespace hifsim

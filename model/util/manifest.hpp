@@ -16,13 +16,14 @@ struct Manifest {
   std::vector<std::pair<std::string, std::string>> configs;  // path -> fnv1a64 content hash
   std::vector<std::pair<std::string, std::string>> inputs;   // path -> fnv1a64 content hash
   std::vector<std::pair<std::string, std::string>> outputs;  // path -> description
+  std::vector<std::pair<std::string, std::string>> output_hashes;  // path -> fnv1a64 (OutputSet)
   std::vector<std::pair<std::string, std::string>> extra;    // free key/value facts
   std::vector<std::pair<std::string, std::string>> tools;    // tool -> version (added to the defaults)
 
   void add_config(const std::string& path);
   void add_input(const std::string& path);
   std::string json() const;
-  void write(const std::string& path) const;  // atomic
+  void write(const std::string& path) const;  // atomic (util/files.hpp write_file_atomic)
 };
 
 // Source revision "<sha>[-dirty]" (or "unknown" outside a git checkout).

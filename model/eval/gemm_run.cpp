@@ -1,0 +1,55 @@
+#include "eval/gemm_run.hpp"
+
+#include <chrono>
+
+#include "datapath/arc.hpp"
+#include "datapath/gemm_stats.hpp"
+#include "util/json.hpp"
+
+namespace hifsim::eval {
+namespace {
+
+std::string stats_json(const GemmRequest& r, const GemmOutcome& o) {
+  const size_t M = r.A.rows, K = r.A.cols, N = r.B.rows;
+  const double macs = static_cast<double>(M) * N * K;
+  const std::vector<double> ref = dp::gemm_fp64(r.A.data, M, K, r.B.data, N, r.spec.threads);
+  const dp::GemmError e = dp::gemm_error(o.C, ref);
+  JsonWriter w;
+  w.begin_object()
+      .kv("format", fmt::format_info(r.spec.format).name)
+      .kv("M", static_cast<uint64_t>(M))
+      .kv("N", static_cast<uint64_t>(N))
+      .kv("K", static_cast<uint64_t>(K))
+      .kv("accumulator", r.spec.acc.name())
+      .kv("residual", dp::residual_name(r.residual.kind))
+      .kv("residual_mode", r.residual.mode == dp::ResidualMode::fused ? "fused" : "unfused")
+      .kv("arc_channels", static_cast<uint64_t>(o.arc_channels))
+      .kv("kernel", dp::resolved_kernel(r.spec))
+      .kv("seconds", o.seconds)
+      .kv("macs_per_second", o.seconds > 0 ? macs / o.seconds : 0.0);
+  w.key("error_vs_fp64");
+  e.write(w);
+  w.end_object();
+  return w.str() + "\n";
+}
+
+}  // namespace
+
+GemmOutcome run_gemm(const GemmRequest& r) {
+  GemmOutcome o;
+  const size_t M = r.A.rows, K = r.A.cols, N = r.B.rows;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (r.arc) {
+    const Matrix& cal = r.calibration.data ? r.calibration : r.A;
+    const dp::ArcPlan plan = dp::arc_plan(cal.data, cal.rows, K, r.arc_channels, r.spec.format);
+    o.arc_channels = plan.S;
+    o.C = dp::gemm_arc(r.A.data, M, K, r.B.data, N, r.spec, plan);
+  } else {
+    o.C = dp::gemm_with_residual(r.A.data, M, K, r.B.data, N, r.spec, r.residual);
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.stats) o.stats_json = stats_json(r, o);
+  return o;
+}
+
+}  // namespace hifsim::eval

@@ -1,0 +1,37 @@
+// `hifsim gemm` as one call: C = A * B^T through the bit-exact GEMM engine, with the
+// Rollout-ResQ residual correction or ARCQuant channels, and its error statistics against the
+// FP64 GEMM of the unquantized operands (the stats JSON, docs/datapath.md).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "datapath/gemm.hpp"
+#include "datapath/residual.hpp"
+
+namespace hifsim::eval {
+
+struct Matrix {
+  const float* data = nullptr;
+  size_t rows = 0, cols = 0;
+};
+
+struct GemmRequest {
+  Matrix A, B;                    // M x K, N x K
+  dp::GemmSpec spec;
+  dp::ResidualSpec residual;      // none unless a correction is asked for
+  bool arc = false;               // ARCQuant instead of the residual correction
+  long arc_channels = -1;         // S, or -1 = auto
+  Matrix calibration;             // ARC calibration activations (default: A)
+  bool stats = false;             // compute the error statistics
+};
+
+struct GemmOutcome {
+  std::vector<float> C;           // M x N
+  size_t arc_channels = 0;
+  double seconds = 0;             // the quantized GEMM only
+  std::string stats_json;         // when requested
+};
+
+GemmOutcome run_gemm(const GemmRequest& r);
+
+}  // namespace hifsim::eval

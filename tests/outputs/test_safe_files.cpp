@@ -1,0 +1,182 @@
+// util/files: the writer every output goes through. Non-regular targets are refused and left
+// alone, temporary names are unique (concurrent writers never share one, none is left behind),
+// folders are created only through folders, and an OutputSet's manifest exists only when the
+// set is complete and describes its files by hash.
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "util/error.hpp"
+#include "util/files.hpp"
+#include "util/manifest.hpp"
+
+using namespace hifsim;
+
+namespace {
+
+std::string tmpdir() {
+  char t[] = "/tmp/hifsim-files-test-XXXXXX";
+  return mkdtemp(t);
+}
+
+std::string read(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> v;
+  DIR* d = opendir(dir.c_str());
+  while (const dirent* e = d ? readdir(d) : nullptr)
+    if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") v.push_back(e->d_name);
+  if (d) closedir(d);
+  return v;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(SafeFiles, RefusesAFifoAndLeavesIt) {
+  const std::string d = tmpdir(), p = d + "/out.json";
+  ASSERT_EQ(mkfifo(p.c_str(), 0666), 0);
+  const std::string e = error_of([&] { write_file_atomic(p, "x"); });
+  EXPECT_NE(e.find("a FIFO, not a regular file"), std::string::npos) << e;
+  struct stat st;
+  ASSERT_EQ(lstat(p.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(entries(d).size(), 1u) << "a temporary file was left";
+}
+
+// A link to a device is refused without touching either (a link to /dev/null is the safe
+// stand-in for /dev/null itself, which a regression here must never be allowed to replace).
+TEST(SafeFiles, RefusesALinkAndAFolder) {
+  const std::string d = tmpdir(), link = d + "/null", dir = d + "/sub";
+  ASSERT_EQ(symlink("/dev/null", link.c_str()), 0);
+  EXPECT_NE(error_of([&] { write_file_atomic(link, "x"); }).find("a symbolic link"), std::string::npos);
+  char target[64] = {0};
+  ASSERT_GT(readlink(link.c_str(), target, sizeof target - 1), 0);
+  EXPECT_STREQ(target, "/dev/null");
+  ASSERT_EQ(mkdir(dir.c_str(), 0777), 0);
+  EXPECT_NE(error_of([&] { write_file_atomic(dir, "x"); }).find("a folder"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_output_file(link); }), "");
+}
+
+TEST(SafeFiles, ReplacesARegularFileWhole) {
+  const std::string d = tmpdir(), p = d + "/a.csv";
+  write_file_atomic(p, "old\n");
+  write_file_atomic(p, "new contents\n");
+  EXPECT_EQ(read(p), "new contents\n");
+  EXPECT_EQ(entries(d), std::vector<std::string>{"a.csv"});
+}
+
+// The old writer used <path>.tmp-hifsim for every run: a stale one blocked all later runs.
+TEST(SafeFiles, TemporaryNamesAreUnique) {
+  const std::string d = tmpdir(), p = d + "/r.json";
+  ASSERT_EQ(mkdir((p + ".tmp-hifsim").c_str(), 0777), 0);
+  write_file_atomic(p, "ok\n");
+  EXPECT_EQ(read(p), "ok\n");
+}
+
+// Writers racing on one path: the result is exactly one writer's bytes, never a mix, and no
+// temporary file survives.
+TEST(SafeFiles, ConcurrentWritersLeaveOneWholeFile) {
+  const std::string d = tmpdir(), p = d + "/race.bin";
+  std::vector<std::string> payloads;
+  for (int i = 0; i < 8; ++i) payloads.push_back(std::string(1 << 16, static_cast<char>('a' + i)));
+  for (int round = 0; round < 10; ++round) {
+    std::vector<std::thread> ts;
+    for (const auto& s : payloads) ts.emplace_back([&p, &s] { write_file_atomic(p, s); });
+    for (auto& t : ts) t.join();
+    const std::string got = read(p);
+    EXPECT_NE(std::find(payloads.begin(), payloads.end(), got), payloads.end()) << "mixed contents";
+    EXPECT_EQ(entries(d).size(), 1u);
+  }
+}
+
+TEST(SafeFiles, MakeDirsCreatesParentsButNotThroughAFile) {
+  const std::string d = tmpdir();
+  make_dirs(d + "/a/b/c");
+  struct stat st;
+  ASSERT_EQ(stat((d + "/a/b/c").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  std::ofstream(d + "/file") << "x";
+  const std::string e = error_of([&] { make_dirs(d + "/file/sub"); });
+  EXPECT_NE(e.find(d + "/file: exists and is not a folder"), std::string::npos) << e;
+  EXPECT_NE(error_of([&] { check_output_dir(d + "/file/sub/deeper"); }).find("not a folder"), std::string::npos);
+  EXPECT_EQ(error_of([&] { check_output_dir(d + "/new/deeper"); }), "");
+}
+
+TEST(OutputSet, ManifestLastWithEveryOutputsHash) {
+  const std::string d = tmpdir() + "/out";
+  {
+    OutputSet o(d + "/manifest.json");
+    o.expect(d + "/a.txt");
+    o.add(d + "/a.txt", "alpha\n", "first");
+    o.add(d + "/sub/b.txt", "beta\n", "second");
+    Manifest m;
+    m.command = "test";
+    o.finish(m);
+  }
+  const std::string mj = read(d + "/manifest.json");
+  EXPECT_NE(mj.find("\"outputs_fnv1a64\""), std::string::npos) << mj;
+  EXPECT_NE(mj.find("\"" + d + "/sub/b.txt\": \"" + fnv1a64_hex("beta\n") + "\""), std::string::npos) << mj;
+}
+
+// A failure while writing (here an output turned into a FIFO after the checks) leaves no
+// manifest: neither the new one nor a stale one describing older files.
+TEST(OutputSet, AFailedWriteLeavesNoManifest) {
+  const std::string d = tmpdir();
+  write_file_atomic(d + "/manifest.json", "{\"stale\": true}\n");
+  OutputSet o(d + "/manifest.json");
+  o.expect(d + "/b.txt");
+  o.add(d + "/a.txt", "a\n", "a");
+  o.add(d + "/b.txt", "b\n", "b");
+  ASSERT_EQ(mkfifo((d + "/b.txt").c_str(), 0666), 0);
+  EXPECT_THROW(o.write(), Error);
+  EXPECT_FALSE(path_exists(d + "/manifest.json"));
+}
+
+// write_manifest() serves a program that reads it (the report); an error before finish()
+// removes it again.
+TEST(OutputSet, AnUnfinishedManifestIsRemoved) {
+  const std::string d = tmpdir();
+  {
+    OutputSet o(d + "/manifest.json");
+    o.add(d + "/a.txt", "a\n", "a");
+    Manifest m;
+    o.write_manifest(m);
+    EXPECT_TRUE(path_exists(d + "/manifest.json"));
+  }
+  EXPECT_FALSE(path_exists(d + "/manifest.json"));
+  EXPECT_TRUE(path_exists(d + "/a.txt"));
+}
+
+TEST(OutputSet, ChecksBeforeAnyWork) {
+  const std::string d = tmpdir();
+  ASSERT_EQ(mkfifo((d + "/manifest.json").c_str(), 0666), 0);
+  EXPECT_THROW(OutputSet(d + "/manifest.json"), Error);
+  ASSERT_EQ(mkfifo((d + "/x.npy").c_str(), 0666), 0);
+  OutputSet o(d + "/other/manifest.json");
+  EXPECT_THROW(o.expect(d + "/x.npy"), Error);
+  EXPECT_FALSE(path_exists(d + "/other")) << "a check created the folder";
+  ASSERT_EQ(mkfifo((d + "/plot.png").c_str(), 0666), 0);
+  EXPECT_NE(error_of([&] { check_folder_entries(d); }).find("not a regular file"), std::string::npos);
+}

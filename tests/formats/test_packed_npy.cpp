@@ -10,10 +10,12 @@
 #include "formats/tensor.hpp"
 #include "io/npy.hpp"
 #include "reference.hpp"
+#include "common/errors_and_temp.hpp"
 #include "util/error.hpp"
 
 using namespace hifsim;
 using namespace hifsim::fmt;
+using hifsim::test::error_of;
 
 namespace {
 
@@ -27,16 +29,6 @@ void write_bytes(const std::string& p, const std::string& b) {
 std::string read_bytes(const std::string& p) {
   std::ifstream f(p, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
-// The error message of f(), or "" when it does not throw hifsim::Error.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace

@@ -9,9 +9,11 @@
 #include <string>
 
 #include "eval/workload.hpp"
+#include "common/errors_and_temp.hpp"
 #include "util/error.hpp"
 
 using namespace hifsim;
+using test::error_of;
 
 namespace {
 const std::string kShapes = std::string(HIFSIM_SOURCE_DIR) + "/traces/shapes/llama3-8b-decode-b64";
@@ -23,14 +25,6 @@ eval::Workload shape_trace() {
   return w;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 }  // namespace
 
 TEST(Workload, GemmShapeIsCheckedWholly) {

@@ -93,7 +93,9 @@ class Commands:
         return c
 
 
-class SafeOutputs(unittest.TestCase):
+class InTempDir(unittest.TestCase):
+    """Each test in a fresh folder, with the commands' small inputs in it."""
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="hifsim-outputs-")
         self.cmds = Commands(self.tmp)
@@ -101,6 +103,8 @@ class SafeOutputs(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
+
+class SafeOutputs(InTempDir):
     def target(self, name, out, rel):
         return os.path.join(out, rel) if rel else out
 
@@ -165,15 +169,8 @@ class SafeOutputs(unittest.TestCase):
                 self.assertIn("not a folder", r.stderr)
 
 
-class ValidateBeforeWriting(unittest.TestCase):
+class ValidateBeforeWriting(InTempDir):
     """Options checked late used to leave folders and files behind (or replace an earlier run's)."""
-
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="hifsim-outputs-")
-        self.cmds = Commands(self.tmp)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def assert_fails_without_output(self, args, out):
         r = hifsim(*args)
@@ -219,13 +216,7 @@ class ValidateBeforeWriting(unittest.TestCase):
         self.assertEqual(fnv1a64(out), before, "the earlier output was replaced by a failed run")
 
 
-class ManifestDescribesTheFolder(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="hifsim-outputs-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
+class ManifestDescribesTheFolder(InTempDir):
     def check_consistent(self, out):
         with open(os.path.join(out, "manifest.json")) as f:
             m = json.load(f)

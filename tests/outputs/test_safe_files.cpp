@@ -16,18 +16,15 @@
 #include <thread>
 #include <vector>
 
+#include "common/errors_and_temp.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/manifest.hpp"
 
 using namespace hifsim;
+using test::error_of;
 
 namespace {
-
-std::string tmpdir() {
-  char t[] = "/tmp/hifsim-files-test-XXXXXX";
-  return mkdtemp(t);
-}
 
 std::string read(const std::string& p) {
   std::ifstream f(p, std::ios::binary);
@@ -43,19 +40,10 @@ std::vector<std::string> entries(const std::string& dir) {
   return v;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST(SafeFiles, RefusesAFifoAndLeavesIt) {
-  const std::string d = tmpdir(), p = d + "/out.json";
+  const std::string d = test::temp_dir("files-test"), p = d + "/out.json";
   ASSERT_EQ(mkfifo(p.c_str(), 0666), 0);
   const std::string e = error_of([&] { write_file_atomic(p, "x"); });
   EXPECT_NE(e.find("a FIFO, not a regular file"), std::string::npos) << e;
@@ -68,7 +56,7 @@ TEST(SafeFiles, RefusesAFifoAndLeavesIt) {
 // A link to a device is refused without touching either (a link to /dev/null is the safe
 // stand-in for /dev/null itself, which a regression here must never be allowed to replace).
 TEST(SafeFiles, RefusesALinkAndAFolder) {
-  const std::string d = tmpdir(), link = d + "/null", dir = d + "/sub";
+  const std::string d = test::temp_dir("files-test"), link = d + "/null", dir = d + "/sub";
   ASSERT_EQ(symlink("/dev/null", link.c_str()), 0);
   EXPECT_NE(error_of([&] { write_file_atomic(link, "x"); }).find("a symbolic link"), std::string::npos);
   char target[64] = {0};
@@ -80,7 +68,7 @@ TEST(SafeFiles, RefusesALinkAndAFolder) {
 }
 
 TEST(SafeFiles, ReplacesARegularFileWhole) {
-  const std::string d = tmpdir(), p = d + "/a.csv";
+  const std::string d = test::temp_dir("files-test"), p = d + "/a.csv";
   write_file_atomic(p, "old\n");
   write_file_atomic(p, "new contents\n");
   EXPECT_EQ(read(p), "new contents\n");
@@ -89,7 +77,7 @@ TEST(SafeFiles, ReplacesARegularFileWhole) {
 
 // The old writer used <path>.tmp-hifsim for every run: a stale one blocked all later runs.
 TEST(SafeFiles, TemporaryNamesAreUnique) {
-  const std::string d = tmpdir(), p = d + "/r.json";
+  const std::string d = test::temp_dir("files-test"), p = d + "/r.json";
   ASSERT_EQ(mkdir((p + ".tmp-hifsim").c_str(), 0777), 0);
   write_file_atomic(p, "ok\n");
   EXPECT_EQ(read(p), "ok\n");
@@ -98,7 +86,7 @@ TEST(SafeFiles, TemporaryNamesAreUnique) {
 // Writers racing on one path: the result is exactly one writer's bytes, never a mix, and no
 // temporary file survives.
 TEST(SafeFiles, ConcurrentWritersLeaveOneWholeFile) {
-  const std::string d = tmpdir(), p = d + "/race.bin";
+  const std::string d = test::temp_dir("files-test"), p = d + "/race.bin";
   std::vector<std::string> payloads;
   for (int i = 0; i < 8; ++i) payloads.push_back(std::string(1 << 16, static_cast<char>('a' + i)));
   for (int round = 0; round < 10; ++round) {
@@ -112,7 +100,7 @@ TEST(SafeFiles, ConcurrentWritersLeaveOneWholeFile) {
 }
 
 TEST(SafeFiles, MakeDirsCreatesParentsButNotThroughAFile) {
-  const std::string d = tmpdir();
+  const std::string d = test::temp_dir("files-test");
   make_dirs(d + "/a/b/c");
   struct stat st;
   ASSERT_EQ(stat((d + "/a/b/c").c_str(), &st), 0);
@@ -125,7 +113,7 @@ TEST(SafeFiles, MakeDirsCreatesParentsButNotThroughAFile) {
 }
 
 TEST(OutputSet, ManifestLastWithEveryOutputsHash) {
-  const std::string d = tmpdir() + "/out";
+  const std::string d = test::temp_dir("files-test") + "/out";
   {
     OutputSet o(d + "/manifest.json");
     o.expect(d + "/a.txt");
@@ -143,7 +131,7 @@ TEST(OutputSet, ManifestLastWithEveryOutputsHash) {
 // A failure while writing (here an output turned into a FIFO after the checks) leaves no
 // manifest: neither the new one nor a stale one describing older files.
 TEST(OutputSet, AFailedWriteLeavesNoManifest) {
-  const std::string d = tmpdir();
+  const std::string d = test::temp_dir("files-test");
   write_file_atomic(d + "/manifest.json", "{\"stale\": true}\n");
   OutputSet o(d + "/manifest.json");
   o.expect(d + "/b.txt");
@@ -157,7 +145,7 @@ TEST(OutputSet, AFailedWriteLeavesNoManifest) {
 // write_manifest() serves a program that reads it (the report); an error before finish()
 // removes it again.
 TEST(OutputSet, AnUnfinishedManifestIsRemoved) {
-  const std::string d = tmpdir();
+  const std::string d = test::temp_dir("files-test");
   {
     OutputSet o(d + "/manifest.json");
     o.add(d + "/a.txt", "a\n", "a");
@@ -170,7 +158,7 @@ TEST(OutputSet, AnUnfinishedManifestIsRemoved) {
 }
 
 TEST(OutputSet, ChecksBeforeAnyWork) {
-  const std::string d = tmpdir();
+  const std::string d = test::temp_dir("files-test");
   ASSERT_EQ(mkfifo((d + "/manifest.json").c_str(), 0666), 0);
   EXPECT_THROW(OutputSet(d + "/manifest.json"), Error);
   ASSERT_EQ(mkfifo((d + "/x.npy").c_str(), 0666), 0);

@@ -6,6 +6,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "perf/array_timing.hpp"
+#include "perf/autotile.hpp"
 #include "perf/schedule.hpp"
 #include "util/error.hpp"
 
@@ -45,9 +47,19 @@ PlainMemory::PlainMemory(uint64_t bytes_per_cycle, uint64_t latency, uint64_t si
 }
 
 void PlainMemory::issue(uint64_t cycle, const Txn& t, uint64_t tag) {
-  if (t.addr + t.bytes > size_ || t.addr + t.bytes < t.addr)
-    throw Error("memory", "address", "transaction [" + std::to_string(t.addr) + ", +" + std::to_string(t.bytes) +
+  if (done_.empty()) first_tag_ = tag;  // a new command numbers its transactions from 0 again
+  if (tag != first_tag_ + done_.size()) throw std::logic_error("PlainMemory: transaction tags out of order");
+  done_.push_back(issue_now(cycle, t));
+}
+
+void PlainMemory::check_range(uint64_t addr, uint64_t bytes) const {
+  if (addr + bytes > size_ || addr + bytes < addr)
+    throw Error("memory", "address", "transaction [" + std::to_string(addr) + ", +" + std::to_string(bytes) +
                                          ") is outside memory.size_bytes " + std::to_string(size_));
+}
+
+uint64_t PlainMemory::issue_now(uint64_t cycle, const Txn& t) {
+  check_range(t.addr, t.bytes);
   if (store_data_ && t.data) {
     if (t.write) store_.write(t.addr, t.data, t.bytes);
     else store_.read(t.addr, t.data, t.bytes);
@@ -59,14 +71,15 @@ void PlainMemory::issue(uint64_t cycle, const Txn& t, uint64_t tag) {
     ++reads;
     read_bytes += t.bytes;
   }
-  done_[tag] = timer_.access(cycle, t.bytes);
+  return timer_.access(cycle, t.bytes);
 }
 
 uint64_t PlainMemory::completion(uint64_t tag) {
-  auto it = done_.find(tag);
-  if (it == done_.end()) throw std::logic_error("PlainMemory: unknown transaction tag");
-  const uint64_t d = it->second;
-  done_.erase(it);
+  // The DMA asks for completions in issue order (tests/tlm checks the cycles against the TLM port).
+  if (tag != first_tag_ || done_.empty()) throw std::logic_error("PlainMemory: completion out of order");
+  const uint64_t d = done_.front();
+  done_.pop_front();
+  ++first_tag_;
   return d;
 }
 
@@ -88,7 +101,16 @@ struct Job {
 class Dma {
  public:
   Dma(const cfg::UnitConfig& u, MemoryPort& port, Actions& act, uint64_t start)
-      : u_(u), port_(port), act_(act), ring_(u.outstanding, 0), issue_free_(start) {}
+      : u_(u),
+        port_(port),
+        // Counters looked up once: this is the per-transaction path.
+        descriptors_(act["dma.descriptors"]),
+        bytes_{&act["dma.read_bytes"], &act["dma.write_bytes"]},
+        txns_{&act["memory.reads"], &act["memory.writes"]},
+        txn_bytes_{&act["memory.read_bytes"], &act["memory.write_bytes"]},
+        ring_(u.outstanding, 0),
+        immediate_(port.completes_at_issue()),
+        issue_free_(start) {}
 
   void begin(Job& j, uint64_t earliest) {
     cur_ = &j;
@@ -97,27 +119,69 @@ class Dma {
   }
   // One row of a transfer, split into bursts.
   void row(uint64_t addr, uint64_t bytes, bool write, uint8_t* data) {
-    act_["dma.descriptors"] += 1;
-    act_[write ? "dma.write_bytes" : "dma.read_bytes"] += bytes;
+    descriptors_ += 1;
+    *bytes_[write] += bytes;
     while (bytes) {
       const uint64_t b = std::min(bytes, u_.burst_bytes);
       uint64_t q = std::max(issue_free_, earliest_);
-      if (next_tag_ >= u_.outstanding) q = std::max(q, done_of(next_tag_ - u_.outstanding));
+      // ring_[pos_] holds the completion of transaction next_tag_ - outstanding (the slot it frees).
+      if (next_tag_ >= u_.outstanding) {
+        if (!immediate_) resolve_to(next_tag_ - u_.outstanding);
+        q = std::max(q, ring_[pos_]);
+      }
       Txn t;
       t.addr = addr;
       t.bytes = b;
       t.write = write;
       t.data = data;
-      port_.issue(q, t, next_tag_);
-      act_[write ? "memory.writes" : "memory.reads"] += 1;
-      act_[write ? "memory.write_bytes" : "memory.read_bytes"] += b;
+      if (immediate_) {
+        // Completions are in issue order, so the job's last transaction is its completion.
+        cur_->mem_done = ring_[pos_] = port_.issue_now(q, t);
+      } else {
+        port_.issue(q, t, next_tag_);
+      }
+      *txns_[write] += 1;
+      *txn_bytes_[write] += b;
       if (first_issue_ == kNever) first_issue_ = q;
       cur_->last_tag = next_tag_++;
+      pos_ = pos_ + 1 == ring_.size() ? 0 : pos_ + 1;
       issue_free_ = q;
       addr += b;
       bytes -= b;
       if (data) data += b;
     }
+  }
+  // n rows of `bytes` each at addr, addr + stride, ... (data: row i at data + i * data_stride).
+  void rows(uint64_t n, uint64_t addr, uint64_t stride, uint64_t bytes, bool write, uint8_t* data, uint64_t data_stride) {
+    if (n == 0) return;
+    MemTimer* timer = data ? nullptr : port_.timer();
+    if (!timer) {
+      for (uint64_t i = 0; i < n; ++i) row(addr + i * stride, bytes, write, data ? data + i * data_stride : nullptr);
+      return;
+    }
+    // Timing only on a plain memory: the same recurrence as row() + PlainMemory, without the
+    // per-transaction calls (the tiling search simulates many candidates).
+    port_.check_range(addr + (n - 1) * stride, bytes);
+    const uint64_t bursts = ceil_div(bytes, u_.burst_bytes);
+    descriptors_ += n;
+    *bytes_[write] += n * bytes;
+    *txns_[write] += n * bursts;
+    *txn_bytes_[write] += n * bytes;
+    const uint64_t O = u_.outstanding;
+    for (uint64_t i = 0; i < n; ++i)
+      for (uint64_t left = bytes; left;) {
+        const uint64_t b = std::min(left, u_.burst_bytes);
+        uint64_t q = std::max(issue_free_, earliest_);
+        if (next_tag_ >= O) q = std::max(q, ring_[pos_]);
+        ring_[pos_] = timer->access(q, b);
+        if (first_issue_ == kNever) first_issue_ = q;
+        issue_free_ = q;
+        ++next_tag_;
+        pos_ = pos_ + 1 == ring_.size() ? 0 : pos_ + 1;
+        left -= b;
+      }
+    cur_->mem_done = ring_[(pos_ == 0 ? ring_.size() : pos_) - 1];
+    cur_->last_tag = next_tag_ - 1;
   }
   // Closes the job; `quant_blocks` > 0: the quantizer processes that many blocks as the data
   // streams in.
@@ -129,7 +193,7 @@ class Dma {
       cur_->quant_end = quant_free_;
     }
     cur_->issued = true;
-    if (cur_->last_tag != kNever) want_[cur_->last_tag] = cur_;
+    if (!immediate_ && cur_->last_tag != kNever) want_[cur_->last_tag] = cur_;
     cur_ = nullptr;
   }
   // Cycle at which a job's data is in its buffer (loads) or in memory (stores).
@@ -144,14 +208,10 @@ class Dma {
     return r;
   }
   void finish() {
-    if (next_tag_) resolve_to(next_tag_ - 1);
+    if (!immediate_ && next_tag_) resolve_to(next_tag_ - 1);
   }
 
  private:
-  uint64_t done_of(uint64_t tag) {
-    resolve_to(tag);
-    return ring_[tag % ring_.size()];
-  }
   void resolve_to(uint64_t tag) {
     while (resolved_ <= tag) {
       const uint64_t d = port_.completion(resolved_);
@@ -167,8 +227,13 @@ class Dma {
 
   const cfg::UnitConfig& u_;
   MemoryPort& port_;
-  Actions& act_;
-  std::vector<uint64_t> ring_;
+  uint64_t& descriptors_;
+  uint64_t* bytes_[2];
+  uint64_t* txns_[2];
+  uint64_t* txn_bytes_[2];
+  std::vector<uint64_t> ring_;    // completion cycles of the last `outstanding` transactions
+  size_t pos_ = 0;                // next_tag_ % outstanding
+  bool immediate_;
   std::unordered_map<uint64_t, Job*> want_;
   uint64_t issue_free_;
   uint64_t next_tag_ = 0, resolved_ = 0;
@@ -188,8 +253,12 @@ uint64_t scale_ops_per_dot(fmt::Format f, uint64_t W) {
 }  // namespace
 
 RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, uint64_t* end) {
+  return run(c, choose_tiling(u_, c.M, c.N, c.K), port, start, end);
+}
+
+RunReport Engine::run(const GemmCommand& c, const Tiling& tiling, MemoryPort& port, uint64_t start, uint64_t* end) {
   const cfg::UnitConfig& u = u_;
-  const Schedule sc = build_schedule(u, c.M, c.N, c.K);
+  const Schedule sc = build_schedule(u, tiling);
   const Tiling& t = sc.t;
   const uint64_t W = t.W, R = u.rows, C = u.cols;
   const uint64_t steps = t.steps();
@@ -202,6 +271,30 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
   rep.values = c.values;
   rep.tiling = {t.mt, t.nt, t.kt, t.tm, t.tn, t.tk, steps, t.order()};
   Actions& act = rep.actions;
+  // Counters looked up once (the step loop runs per step).
+  uint64_t& n_quantizer_blocks = act["quantizer.blocks"];
+  uint64_t& n_quantizer_residual_blocks = act["quantizer.residual_blocks"];
+  uint64_t& n_buffer_a_writes = act["buffer_a.writes"];
+  uint64_t& n_buffer_a_write_bytes = act["buffer_a.write_bytes"];
+  uint64_t& n_buffer_b_writes = act["buffer_b.writes"];
+  uint64_t& n_buffer_b_write_bytes = act["buffer_b.write_bytes"];
+  uint64_t& n_pe_dot_ops = act["pe.dot_ops"];
+  uint64_t& n_pe_macs = act["pe.macs"];
+  uint64_t& n_pe_scale_ops = act["pe.scale_ops"];
+  uint64_t& n_residual_dot_ops = act["residual.dot_ops"];
+  uint64_t& n_residual_products = act["residual.products"];
+  uint64_t& n_acc_adds = act["acc.adds"];
+  uint64_t& n_pe_idle_slots = act["pe.idle_slots"];
+  uint64_t& n_buffer_a_reads = act["buffer_a.reads"];
+  uint64_t& n_buffer_a_read_bytes = act["buffer_a.read_bytes"];
+  uint64_t& n_buffer_b_reads = act["buffer_b.reads"];
+  uint64_t& n_buffer_b_read_bytes = act["buffer_b.read_bytes"];
+  uint64_t& n_acc_loads = act["acc.loads"];
+  uint64_t& n_buffer_acc_reads = act["buffer_acc.reads"];
+  uint64_t& n_buffer_acc_writes = act["buffer_acc.writes"];
+  uint64_t& n_array_weight_loads = act["array.weight_loads"];
+  uint64_t& n_acc_epilogue_muls = act["acc.epilogue_muls"];
+  uint64_t& n_acc_residual_adds = act["acc.residual_adds"];
 
   const uint32_t a_slots = u.a.slots(), b_slots = u.b.slots(), acc_slots = u.acc_buf.slots();
   // Slot storage (value mode only).
@@ -230,32 +323,28 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
       const uint64_t blocks = s.ml * (s.kl / W);
       if (u.quantizer) {
         const uint64_t ib = u.quant_input_bytes();
-        for (uint64_t i = 0; i < s.ml; ++i)
-          dma.row(c.a_addr + ((s.m0 + i) * t.Kp + s.k0) * ib, s.kl * ib, false, base ? base + i * s.kl * ib : nullptr);
-        act["quantizer.blocks"] += blocks;
-        if (u.residual) act["quantizer.residual_blocks"] += blocks;
+        dma.rows(s.ml, c.a_addr + (s.m0 * t.Kp + s.k0) * ib, t.Kp * ib, s.kl * ib, false, base, s.kl * ib);
+        n_quantizer_blocks += blocks;
+        if (u.residual) n_quantizer_residual_blocks += blocks;
         dma.end(blocks * (u.residual ? 2 : 1));
       } else {
         const uint64_t rb = u.row_bytes(s.kl), off = u.row_bytes(s.k0);
-        for (uint64_t i = 0; i < s.ml; ++i)
-          dma.row(c.a_addr + (s.m0 + i) * rowb_kp + off, rb, false, base ? base + i * rb : nullptr);
+        dma.rows(s.ml, c.a_addr + s.m0 * rowb_kp + off, rowb_kp, rb, false, base, rb);
         if (u.residual)
-          for (uint64_t i = 0; i < s.ml; ++i)
-            dma.row(c.r_addr + (s.m0 + i) * rowb_kp + off, rb, false, base ? base + (s.ml + i) * rb : nullptr);
+          dma.rows(s.ml, c.r_addr + s.m0 * rowb_kp + off, rowb_kp, rb, false, base ? base + s.ml * rb : nullptr, rb);
         dma.end(0);
       }
       const uint64_t nreg = u.residual ? 2 : 1;
-      act["buffer_a.writes"] += blocks * nreg;
-      act["buffer_a.write_bytes"] += s.ml * u.row_bytes(s.kl) * nreg;
+      n_buffer_a_writes += blocks * nreg;
+      n_buffer_a_write_bytes += s.ml * u.row_bytes(s.kl) * nreg;
     } else {
       uint8_t* base = c.values ? b_store[dj.slot].data() : nullptr;
       const uint64_t rb = u.row_bytes(s.kl), off = u.row_bytes(s.k0);
       dma.begin(jobs[ji], earliest);
-      for (uint64_t i = 0; i < s.nl; ++i)
-        dma.row(c.b_addr + (s.n0 + i) * rowb_kp + off, rb, false, base ? base + i * rb : nullptr);
+      dma.rows(s.nl, c.b_addr + s.n0 * rowb_kp + off, rowb_kp, rb, false, base, rb);
       dma.end(0);
-      act["buffer_b.writes"] += s.nl * (s.kl / W);
-      act["buffer_b.write_bytes"] += s.nl * rb;
+      n_buffer_b_writes += s.nl * (s.kl / W);
+      n_buffer_b_write_bytes += s.nl * rb;
     }
   };
 
@@ -267,21 +356,27 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
   const bool unfused = u.residual && !fused;
   const uint64_t sops = scale_ops_per_dot(u.format, W);
   const bool sparse = u.residual && u.residual_spec.kind == dp::ResidualKind::sparse24;
-  uint64_t e_prev = start;
+  uint64_t e_prev = start, first_wait = 0, wait = 0;
+  ArrayHistory hist;
   for (uint64_t i = 0; i < steps; ++i) {
     const Step s = step_at(t, i);
     const uint32_t ja = sc.a_job[i], jb = sc.b_job[i];
-    uint64_t st = std::max({e_prev, dma.ready(jobs[ja]), dma.ready(jobs[jb])});
-    if (s.first && s.out >= acc_slots) st = std::max(st, dma.ready(jobs[sc.store_job[s.out - acc_slots]]));
-    const bool restart = i == 0 || st > e_prev;
-    uint64_t bank = 0;
-    const uint64_t T = step_issue_cycles(u, t, s, restart, &bank);
-    if (i == 0) rep.cycles.fill = st - start;
-    else rep.cycles.memory_stall += st - e_prev;
+    uint64_t ready = dma.ready(jobs[ja]);
+    if (s.first && s.out >= acc_slots) ready = std::max(ready, dma.ready(jobs[sc.store_job[s.out - acc_slots]]));
+    const StepTime st = time_step(u, t, s, e_prev, ready, dma.ready(jobs[jb]), hist);
+    // Waiting for data (tiles, a free accumulator slot) is memory time, before the first step too;
+    // only the memory latency of the first data counts as fill (see finish below).
+    if (i == 0) first_wait = st.data - e_prev;
+    else wait += st.data - e_prev;
+    const uint64_t T = st.end - st.data;
     rep.cycles.compute += T;
-    rep.cycles.bank_stall += bank;
+    rep.cycles.bank_stall += st.bank;
     if (s.res) rep.cycles.residual += T;
-    const uint64_t et = st + T;
+    const uint64_t et = st.end;
+    if (et - start > give_up_after) {
+      rep.cycles.total = UINT64_MAX;
+      return rep;
+    }
 
     // ---- actions of the step ----
     const uint64_t kb = s.kl / W, ops = s.ml * s.nl * kb;
@@ -290,37 +385,37 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
     const uint64_t blk_bytes = u.row_bytes(W);
     const bool dedicated = t.residual_dedicated;
     if (!s.res) {
-      act["pe.dot_ops"] += ops;
-      act["pe.macs"] += ops * W;
-      act["pe.scale_ops"] += ops * sops;
+      n_pe_dot_ops += ops;
+      n_pe_macs += ops * W;
+      n_pe_scale_ops += ops * sops;
     }
     if (s.res || dedicated) {
-      act["residual.dot_ops"] += ops;
-      act["residual.products"] += ops * (sparse ? W / 2 : W);
+      n_residual_dot_ops += ops;
+      n_residual_products += ops * (sparse ? W / 2 : W);
     }
-    act["acc.adds"] += ops * (dedicated ? 2 : 1);
-    act["pe.idle_slots"] += T * R * C - s.ml * s.nl * kb_eff;
-    act["buffer_a.reads"] += a_reads * (dedicated ? 2 : 1);
-    act["buffer_a.read_bytes"] += a_reads * blk_bytes * (dedicated ? 2 : 1);
+    n_acc_adds += ops * (dedicated ? 2 : 1);
+    n_pe_idle_slots += T * R * C - s.ml * s.nl * kb_eff;
+    n_buffer_a_reads += a_reads * (dedicated ? 2 : 1);
+    n_buffer_a_read_bytes += a_reads * blk_bytes * (dedicated ? 2 : 1);
     // Does this step continue a partial sum from the accumulator buffer?
     const bool continues = !(s.ko == 0 && (!s.res || unfused));
     if (u.dataflow == cfg::Dataflow::os) {
       const uint64_t b_reads = ceil_div(s.ml, R) * s.nl * kb;
-      act["buffer_b.reads"] += b_reads;
-      act["buffer_b.read_bytes"] += b_reads * blk_bytes;
+      n_buffer_b_reads += b_reads;
+      n_buffer_b_read_bytes += b_reads * blk_bytes;
       const uint64_t loads = continues ? s.ml * s.nl : 0;
-      act["acc.loads"] += loads * (dedicated && s.ko ? 2 : 1);
-      act["buffer_acc.reads"] += loads * (dedicated && s.ko ? 2 : 1);
-      act["buffer_acc.writes"] += s.ml * s.nl * (dedicated ? 2 : 1);
+      n_acc_loads += loads * (dedicated && s.ko ? 2 : 1);
+      n_buffer_acc_reads += loads * (dedicated && s.ko ? 2 : 1);
+      n_buffer_acc_writes += s.ml * s.nl * (dedicated ? 2 : 1);
     } else {
-      act["buffer_b.reads"] += s.nl * kb;
-      act["buffer_b.read_bytes"] += s.nl * kb * blk_bytes;
-      act["array.weight_loads"] += s.nl * kb;
+      n_buffer_b_reads += s.nl * kb;
+      n_buffer_b_read_bytes += s.nl * kb * blk_bytes;
+      n_array_weight_loads += s.nl * kb;
       const uint64_t folds_k = ceil_div(kb, R);
       const uint64_t rmw = s.ml * s.nl * folds_k, fresh = continues ? 0 : s.ml * s.nl;
-      act["acc.loads"] += (rmw - fresh) * (dedicated ? 2 : 1);
-      act["buffer_acc.reads"] += (rmw - fresh) * (dedicated ? 2 : 1);
-      act["buffer_acc.writes"] += rmw * (dedicated ? 2 : 1);
+      n_acc_loads += (rmw - fresh) * (dedicated ? 2 : 1);
+      n_buffer_acc_reads += (rmw - fresh) * (dedicated ? 2 : 1);
+      n_buffer_acc_writes += rmw * (dedicated ? 2 : 1);
     }
 
     if (c.values) values->step(s, a_store[sc.jobs[ja].slot].data(), ja, b_store[sc.jobs[jb].slot].data(), jb);
@@ -331,12 +426,12 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
       issue_load(qi++, et);
     if (s.last) {
       const uint64_t n_out = s.ml * s.nl;
-      if (fmt::format_traits(u.format).tensor_scale) act["acc.epilogue_muls"] += n_out * (unfused ? 2 : 1);
+      if (fmt::format_traits(u.format).tensor_scale) n_acc_epilogue_muls += n_out * (unfused ? 2 : 1);
       if (unfused) {
-        act["acc.residual_adds"] += n_out;
-        act["buffer_acc.reads"] += n_out;
+        n_acc_residual_adds += n_out;
+        n_buffer_acc_reads += n_out;
       }
-      act["buffer_acc.reads"] += n_out;  // read out by the store
+      n_buffer_acc_reads += n_out;  // read out by the store
       float* out = nullptr;
       if (c.values) {
         out = acc_store[s.out % acc_slots].data();
@@ -346,9 +441,8 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
         throw std::logic_error("Engine: schedule out of order");
       Job& j = jobs[qi++];
       dma.begin(j, et + tail);
-      for (uint64_t r = 0; r < s.ml; ++r)
-        dma.row(c.c_addr + ((s.m0 + r) * c.N + s.n0) * 4, s.nl * 4, true,
-                out ? reinterpret_cast<uint8_t*>(out + r * s.nl) : nullptr);
+      dma.rows(s.ml, c.c_addr + (s.m0 * c.N + s.n0) * 4, c.N * 4, s.nl * 4, true, reinterpret_cast<uint8_t*>(out),
+               s.nl * 4);
       dma.end(0);
     }
     if (progress && (i & 4095) == 4095) progress(i + 1, steps);
@@ -357,7 +451,14 @@ RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, ui
   for (uint32_t ji : sc.store_job) finish = std::max(finish, dma.ready(jobs[ji]));
   dma.finish();
   rep.cycles.total = finish - start;
-  rep.cycles.drain = finish - e_prev;
+  // Attribution: the array is idle for first_wait + wait cycles waiting for memory and for finish - e_prev
+  // cycles after its last issue. Of these, the latency an infinitely wide memory would still have
+  // (the first data: L + one beat; the end: the pipeline tail, then L + one beat of the last
+  // store) is fill / drain; the rest is memory time (transfers, outstanding limits, bus sharing).
+  const uint64_t lat = u.mem_latency + 1 + (u.quantizer ? u.quant_latency : 0);
+  rep.cycles.fill = std::min(first_wait, lat);
+  rep.cycles.drain = std::min(finish - e_prev, tail + u.mem_latency + 1);
+  rep.cycles.memory_stall = first_wait - rep.cycles.fill + wait + (finish - e_prev - rep.cycles.drain);
   if (end) *end = finish;
   return rep;
 }

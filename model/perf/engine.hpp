@@ -10,8 +10,10 @@
 // so both give identical cycles (tests/tlm checks it).
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,9 +34,16 @@ struct MemTimer {
   uint64_t bus_free = 0;
   uint64_t access(uint64_t t, uint64_t bytes) {
     const uint64_t s = t > bus_free ? t : bus_free;
-    bus_free = s + ceil_div(bytes, bytes_per_cycle);
+    if (bytes != last_bytes_) {  // the rows of a tile have one size: divide once per run of them
+      last_bytes_ = bytes;
+      last_beats_ = ceil_div(bytes, bytes_per_cycle);
+    }
+    bus_free = s + last_beats_;
     return bus_free + latency;
   }
+
+ private:
+  uint64_t last_bytes_ = 0, last_beats_ = 0;
 };
 
 struct Txn {
@@ -51,6 +60,15 @@ class MemoryPort {
   virtual ~MemoryPort() = default;
   virtual void issue(uint64_t cycle, const Txn& t, uint64_t tag) = 0;
   virtual uint64_t completion(uint64_t tag) = 0;
+  // A port that knows a transaction's completion when it is issued (the plain memory) may say so;
+  // the DMA then calls issue_now() instead of issue() + completion() (the fast path of timing-only
+  // runs and of the tiling search).
+  virtual bool completes_at_issue() const { return false; }
+  virtual uint64_t issue_now(uint64_t /*cycle*/, const Txn& /*t*/) { throw std::logic_error("MemoryPort::issue_now"); }
+  // A port whose transactions without data only advance a MemTimer may expose it (and check an
+  // address range without a transaction): the DMA then times such rows inline.
+  virtual MemTimer* timer() { return nullptr; }
+  virtual void check_range(uint64_t /*addr*/, uint64_t /*bytes*/) const {}
 };
 
 // A plain memory: pages allocated on first write (reads of untouched bytes give zeros).
@@ -69,6 +87,10 @@ class PlainMemory : public MemoryPort {
   PlainMemory(uint64_t bytes_per_cycle, uint64_t latency, uint64_t size, bool store_data);
   void issue(uint64_t cycle, const Txn& t, uint64_t tag) override;
   uint64_t completion(uint64_t tag) override;
+  bool completes_at_issue() const override { return true; }
+  uint64_t issue_now(uint64_t cycle, const Txn& t) override;
+  MemTimer* timer() override { return &timer_; }
+  void check_range(uint64_t addr, uint64_t bytes) const override;
   ByteStore& store() { return store_; }
   uint64_t reads = 0, writes = 0, read_bytes = 0, write_bytes = 0;
 
@@ -77,7 +99,8 @@ class PlainMemory : public MemoryPort {
   uint64_t size_;
   bool store_data_;
   ByteStore store_;
-  std::map<uint64_t, uint64_t> done_;
+  std::deque<uint64_t> done_;  // completion cycles of tags first_tag_, first_tag_ + 1, ...
+  uint64_t first_tag_ = 0;
 };
 
 class Engine {
@@ -87,8 +110,13 @@ class Engine {
   // start; checksum left empty: the host computes it from the result in memory) and sets *end
   // to the absolute cycle at which the last result was written.
   RunReport run(const GemmCommand& c, MemoryPort& port, uint64_t start, uint64_t* end);
+  // The same with a given tiling (the tiling search simulates its candidates with it).
+  RunReport run(const GemmCommand& c, const Tiling& t, MemoryPort& port, uint64_t start, uint64_t* end);
   // Called every few thousand steps (progress of long runs).
   std::function<void(uint64_t steps_done, uint64_t steps)> progress;
+  // The tiling search stops a candidate early: once a step ends more than this many cycles after
+  // the start, run() returns with cycles.total = UINT64_MAX (the memory port is left mid-command).
+  uint64_t give_up_after = UINT64_MAX;
 
  private:
   const cfg::UnitConfig& u_;

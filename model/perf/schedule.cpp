@@ -1,5 +1,7 @@
 #include "perf/schedule.hpp"
 
+#include "perf/autotile.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -55,8 +57,12 @@ std::vector<Load> plan_buffer(uint64_t steps, uint32_t slots, IdFn id, std::vect
 }  // namespace
 
 Schedule build_schedule(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K) {
+  return build_schedule(u, choose_tiling(u, M, N, K));
+}
+
+Schedule build_schedule(const cfg::UnitConfig& u, const Tiling& tiling) {
   Schedule sc;
-  sc.t = choose_tiling(u, M, N, K);
+  sc.t = tiling;
   const Tiling& t = sc.t;
   const uint64_t steps = t.steps();
   std::vector<uint32_t> la, lb;

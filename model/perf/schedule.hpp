@@ -35,6 +35,8 @@ struct Schedule {
   std::vector<uint32_t> store_job;   // per output tile: index of its store
 };
 
+// The schedule of a given tiling, and of the automatic / configured tiling (autotile.hpp).
+Schedule build_schedule(const cfg::UnitConfig& u, const Tiling& t);
 Schedule build_schedule(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K);
 
 }  // namespace hifsim::perf

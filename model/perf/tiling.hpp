@@ -1,5 +1,7 @@
-// Buffer-level tiling of a GEMM C = A * B^T (A: M x K, B: N x K) on a matrix unit, and the
-// closed-form cost of one step (docs/tlm.md sections "Dataflows" and "Timing equations").
+// Buffer-level tiling of a GEMM C = A * B^T (A: M x K, B: N x K) on a matrix unit: the tile
+// extents, the step sequence and the exact operand traffic of a tiling (docs/tlm.md section
+// "Tiling and schedule"). The automatic choice of a tiling is in autotile.hpp; the PE-array
+// timing of a step in array_timing.hpp.
 //
 // A step is one K tile of one output tile: A rows [m0, m0+ml) x K [k0, k0+kl) and B rows
 // [n0, n0+nl) x the same K range, accumulated into the output tile (m0.., n0..). K is always the
@@ -13,6 +15,8 @@
 #include "config/unit_config.hpp"
 
 namespace hifsim::perf {
+
+inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 struct Tiling {
   uint64_t M = 0, N = 0, K = 0;
@@ -29,10 +33,32 @@ struct Tiling {
   std::string order() const { return nmk ? "nmk" : "mnk"; }
 };
 
-// Chooses the tile sizes (auto fields: minimise the estimated max(compute, traffic / bandwidth),
-// see docs/tlm.md) and checks explicit ones against the buffers. Throws hifsim::Error naming the
-// config field when a tile cannot fit.
-Tiling choose_tiling(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K);
+// The tiling with output tiles of mt x nt and K tiles of kt (kt a multiple of W; each extent is
+// clipped to its dimension). `nmk` is the loop order. No buffer check: see check_tiling_fits.
+Tiling make_tiling(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K, uint64_t mt, uint64_t nt, uint64_t kt,
+                   bool nmk);
+// Whether the tiles fit their buffer slots (A with its residual rows, B, the FP32 output tile).
+bool tiling_fits(const cfg::UnitConfig& u, const Tiling& t);
+// Throws hifsim::Error naming tiling.m / tiling.n when a tile does not fit.
+void check_tiling_fits(const cfg::UnitConfig& u, const Tiling& t);
+
+// Bytes of one A row of `k` elements in memory (the quantizer's input precision, or the packed
+// records with the residual rows next to them) and in buffer A.
+uint64_t a_mem_row_bytes(const cfg::UnitConfig& u, uint64_t k);
+
+// How often the whole A (resp. B) operand is loaded under the schedule's least-recently-used slot
+// replacement (schedule.hpp), exactly: a tile stays resident while no more distinct tiles than
+// slots are used between its uses. Derivation in docs/tlm.md section 3; tests compare it with the
+// loads of perf::build_schedule.
+struct OperandLoads {
+  uint64_t a_panels = 0, b_panels = 0;  // multiples of (all rows x the whole K)
+};
+OperandLoads operand_loads(const cfg::UnitConfig& u, const Tiling& t, bool nmk);
+// Operand bytes read from memory under loop order `nmk` (A with residual rows, B; no stores).
+uint64_t operand_traffic(const cfg::UnitConfig& u, const Tiling& t, bool nmk);
+// The loop order of tiling.order: auto: the order that reads fewer operand bytes (ties: mnk).
+// The RTL sequencer (rtl/array) makes the same comparison.
+bool choose_order_nmk(const cfg::UnitConfig& u, const Tiling& t);
 
 struct Step {
   uint64_t index = 0;
@@ -49,18 +75,5 @@ struct Step {
 };
 
 Step step_at(const Tiling& t, uint64_t i);
-
-// PE-array issue cycles of one step. `restart`: the array was idle before this step (WS with
-// double-buffered weights then exposes the first weight load). `bank_extra` receives the part
-// caused by too few buffer banks.
-uint64_t step_issue_cycles(const cfg::UnitConfig& u, const Tiling& t, const Step& s, bool restart,
-                           uint64_t* bank_extra = nullptr);
-// Cycles from the end of the last issue cycle of an output tile (e) to the cycle its last value is
-// in the accumulator buffer: OS P - 1 + D (+ R + C - 2 systolic skew); WS P + R - 2 (+ C - 1).
-uint64_t output_tail(const cfg::UnitConfig& u);
-// Drain cycles of one pass (OS): D = ceil(R*C / drain_width), 0 for write-through.
-uint64_t pass_drain_cycles(const cfg::UnitConfig& u);
-
-inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 }  // namespace hifsim::perf

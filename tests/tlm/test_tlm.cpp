@@ -99,14 +99,15 @@ TEST(Tlm, SharedResidualApproximatelyTimed) {
 }
 
 TEST(Tlm, HandComputedCaseThroughTheTlmModel) {
-  // test_timing.cpp case A: 36 cycles (fill 18, compute 2, drain 16).
+  // test_timing.cpp case A: 36 cycles (fill 11, compute 2, memory 8, drain 15).
   perf::Job j;
   j.M = j.N = 2;
   j.K = 128;
-  const auto r = tlm_model::run_tlm(test::tiny({"tiling.k=128"}), {j});
+  const auto r = tlm_model::run_tlm(test::tiny({"tiling.m=2", "tiling.n=2", "tiling.k=128"}), {j});
   EXPECT_EQ(r[0].report.cycles.total, 36u);
-  EXPECT_EQ(r[0].report.cycles.fill, 18u);
-  EXPECT_EQ(r[0].report.cycles.drain, 16u);
+  EXPECT_EQ(r[0].report.cycles.fill, 11u);
+  EXPECT_EQ(r[0].report.cycles.memory_stall, 8u);
+  EXPECT_EQ(r[0].report.cycles.drain, 15u);
 }
 
 TEST(Tlm, SecondElaborationIsRejected) {
@@ -220,9 +221,9 @@ TEST(Tlm, RegisterInterface) {
       "write while busy " + std::to_string(tlm::TLM_GENERIC_ERROR_RESPONSE),
       "start while busy " + std::to_string(tlm::TLM_GENERIC_ERROR_RESPONSE),
       "status at irq 2",
-      // K = 64: A rows done 11, 12, B rows 13, 14; step 14..16 (T = max(kb 1, D 2)); tail 4 -> 20;
-      // store rows s = 20, 21 -> done 31, 32.
-      "cycles 32",
+      // K = 64: A rows done 11, 12, B rows 13, 14; step 14..15 (one block; no earlier pass is
+      // draining); tail 4 -> 19; store rows s = 19, 20 -> done 30, 31.
+      "cycles 31",
       "status after clear 0 irq 0",
       "status bad command 6",
   };

@@ -62,8 +62,10 @@ def main(argv=None):
     g = np.array([d[2] for d in data])
     X = np.array([[d[3], d[4]] for d in data])
     # Relative least squares: divide each row by its gate-level value.
-    if np.linalg.matrix_rank(X) < 2:
-        k = np.array([np.sum(X[:, 0] / g) / np.sum((X[:, 0] / g) ** 2), 1.0])
+    if not X[:, 1].any():  # no pipelined row: only the logic factor can be fitted
+        k = np.array([np.sum(X[:, 0] / g) / np.sum((X[:, 0] / g) ** 2), float("nan")])
+    elif np.linalg.matrix_rank(X) < 2:
+        sys.exit("calibrate: the rows cannot separate logic from register energy")
     else:
         k, *_ = np.linalg.lstsq(X / g[:, None], np.ones(len(g)), rcond=None)
     tmp = a.out + ".tmp"
@@ -72,11 +74,11 @@ def main(argv=None):
         w.writerow(["module", "parameters", "gate_pj", "proxy_45nm_logic_pj", "proxy_45nm_reg_pj", "proxy_dots",
                     "gate_over_proxy", "fitted_pj", "residual_pct"])
         for (m, p, gp, lo, re_, dots) in data:
-            fit = k[0] * lo + k[1] * re_
+            fit = k[0] * lo + (0.0 if np.isnan(k[1]) else k[1] * re_)
             w.writerow([m, p, f"{gp:.6g}", f"{lo:.6g}", f"{re_:.6g}", dots, f"{gp / (lo + re_):.4g}",
                         f"{fit:.6g}", f"{100 * (fit - gp) / gp:.2f}"])
         w.writerow(["k_logic", "", f"{k[0]:.6g}", "", "", "", "", "", ""])
-        w.writerow(["k_reg", "", f"{k[1]:.6g}", "", "", "", "", "", ""])
+        w.writerow(["k_reg", "", "not fitted (no pipelined row)" if np.isnan(k[1]) else f"{k[1]:.6g}", "", "", "", "", "", ""])
     os.replace(tmp, a.out)
     print(f"calibrate: k_logic = {k[0]:.4g}, k_reg = {k[1]:.4g}; wrote {a.out}", file=sys.stderr)
     return 0

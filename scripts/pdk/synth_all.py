@@ -78,7 +78,7 @@ def main(argv=None):
         w.writerow(COLUMNS)
         for r in todo:
             res = results[(r[0], r[2])]
-            w.writerow([res[c] if not isinstance(res[c], float) else f"{res[c]:.6g}" for c in COLUMNS])
+            w.writerow([res[c] if not isinstance(res[c], float) else f"{res[c]:.10g}" for c in COLUMNS])
     os.replace(tmp, a.out)
     print(f"[sky130] wrote {a.out} ({len(todo)} rows)", file=sys.stderr)
     return 0

@@ -36,11 +36,20 @@ with tempfile.TemporaryDirectory() as work:
         for k in ("ops", "toggles_per_op", "logic_pj", "flop_data_pj", "clock_pj", "input_nets_pj", "unit_pj"):
             a, b = float(got[k]), float(ref[0][k])
             check(abs(a - b) <= 1e-5 * max(abs(b), 1e-9), f"{k}: {a} vs committed {b}")
-    # Mutation: one NAND2 of the netlist becomes a NOR2; the reference check must stop the flow.
-    net = [os.path.join(synth, d, "netlist.v") for d in os.listdir(synth)][0]
+    # Mutation: the cell driving an FP32 exponent bit of the result becomes its dual (NAND2 <->
+    # NOR2, XOR2 <-> XNOR2, ...: same pins, different function); the check must stop the flow.
+    net = [os.path.join(synth, d, "netlist.v") for d in sorted(os.listdir(synth)) if not d.startswith(".")][0]
     text = open(net).read()
-    mutated = re.sub(r"sky130_fd_sc_hd__nand2_1", "sky130_fd_sc_hd__nor2_1", text, count=1)
-    check(mutated != text, "the netlist has a nand2_1 to mutate")
+    dual = {"nand2_1": "nor2_1", "nor2_1": "nand2_1", "xor2_1": "xnor2_1", "xnor2_1": "xor2_1",
+            "and2_1": "or2_1", "or2_1": "and2_1", "a21oi_1": "o21ai_1", "o21ai_1": "a21oi_1",
+            "nand3_1": "nor3_1", "nor3_1": "nand3_1"}
+    mutated = text
+    for bit in range(23, 31):
+        m = re.search(r"sky130_fd_sc_hd__(\w+) (\S+) \(([^;]*?)\.[XY]\(out\[%d\]\)" % bit, text)
+        if m and m.group(1) in dual:
+            mutated = text[:m.start()] + "sky130_fd_sc_hd__" + dual[m.group(1)] + text[m.start() + len("sky130_fd_sc_hd__" + m.group(1)):]
+            break
+    check(mutated != text, "found a cell driving an exponent bit of out to mutate")
     open(net, "w").write(mutated)
     os.remove(csv_out)
     rc, out, err = run(cmd)

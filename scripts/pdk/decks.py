@@ -51,6 +51,12 @@ def instance(cell, k, pin_order, conn):
     return f"Vdd{k} vdd{k} 0 {VDD}\nX{k} {' '.join(nodes)} {PREFIX}{cell}\n"
 
 
+def _close(text, meas, end):
+    """The deck's transient analysis, its measurements and .end, after the instances.
+    `end` is the stop time as written (its text is part of the cache key)."""
+    return "".join(text) + f".tran {TSTEP_PS}p {end}n\n" + "\n".join(meas) + "\n.end\n"
+
+
 def th(f):
     return f"{f * VDD:.6g}"
 
@@ -86,9 +92,7 @@ def comb_arc_deck(cell, models_path, subckt_path, pin_order, arc):
                     f".meas tran {m[3]} INTEG i(Vin{k}) {w1 if e == 1 else w2}",
                 ]
                 names += m
-    text.append(f".tran {TSTEP_PS}p {end}n\n")
-    text.append("\n".join(meas) + "\n.end\n")
-    return "".join(text), names
+    return _close(text, meas, end), names
 
 
 def ff_clk_q_deck(cell, models_path, subckt_path, pin_order, clk, d, q):
@@ -120,9 +124,7 @@ def ff_clk_q_deck(cell, models_path, subckt_path, pin_order, clk, d, q):
                 f".meas tran {m[9]} INTEG i(Vd{k}) FROM={e[1] - 2.5:.6g}n TO={e[1] - 0.5:.6g}n",
             ]
             names += m
-    text.append(f".tran {TSTEP_PS}p {FF_END}n\n")
-    text.append("\n".join(meas) + "\n.end\n")
-    return "".join(text), names
+    return _close(text, meas, FF_END), names
 
 
 def ff_constraint_deck(cell, models_path, subckt_path, pin_order, clk, d, q, kind):
@@ -149,7 +151,4 @@ def ff_constraint_deck(cell, models_path, subckt_path, pin_order, clk, d, q, kin
             else:
                 fn = "MAX" if typ == "r" else "MIN"
                 meas.append(f".meas tran qx_{k} {fn} v(q{k}) FROM={e[1]:.6g}n TO={e[1] + 2.5:.6g}n")
-    end = e[1] + 2.5
-    text.append(f".tran {TSTEP_PS}p {end:.6g}n\n")
-    text.append("\n".join(meas) + "\n.end\n")
-    return "".join(text)
+    return _close(text, meas, f"{e[1] + 2.5:.6g}")

@@ -2,7 +2,7 @@
 # The whole test suite, from a fresh clone: installs what is missing, configures, builds,
 # runs every test (ctest), then rebuilds the C++ model with AddressSanitizer and
 # UndefinedBehaviorSanitizer in build-asan/ and runs the fast tests there.
-# Long levels (labels `exhaustive`, `cosim-long`) are not run here: see docs/testing.md.
+# Long levels (labels `exhaustive`, `cosim-long`, `calibration-long`) are not run here: see docs/testing.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -20,7 +20,7 @@ step "trace tensors of stories260k (seconds; read by the trace and TLM tests)"
 bash scripts/capture/ensure_traces.sh --only stories260k
 
 step "tests (build/)"
-ctest --test-dir build -j "$JOBS" --output-on-failure --timeout 1500 -LE 'exhaustive|cosim-long'
+ctest --test-dir build -j "$JOBS" --output-on-failure --timeout 1500 -LE 'exhaustive|cosim-long|calibration-long'
 
 step "sanitizers: build-asan/ (-fsanitize=address,undefined), fast tests"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIFSIM_SANITIZE=ON -DHIFSIM_FAST_ONLY=ON >/dev/null

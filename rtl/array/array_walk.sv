@@ -1,0 +1,81 @@
+// array_walk: walks the steps of a GEMM in the order the calibration matrix unit runs them
+// (array_sequencer): output tiles in loop order (nmk = 0: M tiles outer, N tiles inner; 1: the
+// reverse), and for each its ks K steps (ks = tk, or 2 tk with the shared residual: the main K
+// steps, then the residual ones), K innermost. `adv` moves to the next step; `done` once past the
+// last. Outputs are the current step's tile coordinates and extents.
+module array_walk (
+  input  logic        clk,
+  input  logic        rst_n,
+  input  logic        run,
+  input  logic        nmk,
+  input  logic        res,
+  input  logic [15:0] M,
+  input  logic [15:0] N,
+  input  logic [15:0] KB,      // blocks per operand row (K padded to the dot width)
+  input  logic [7:0]  mt,
+  input  logic [7:0]  nt,
+  input  logic [7:0]  ktu,     // blocks per K tile
+  input  logic        adv,
+  output logic        done,
+  output logic [15:0] idx,     // step index
+  output logic [15:0] out,     // output-tile index in loop order
+  output logic [7:0]  mo,
+  output logic [7:0]  no,
+  output logic [7:0]  ko,
+  output logic        rs,      // residual step
+  output logic        first,   // first / last step of its output tile
+  output logic        last,
+  output logic [15:0] m0,
+  output logic [7:0]  ml,
+  output logic [15:0] n0,
+  output logic [7:0]  nl,
+  output logic [15:0] k0,      // in blocks
+  output logic [7:0]  kl
+);
+  logic [7:0] tm, tn, tk, ks, j;
+  assign tm = 8'((32'(M) + 32'(mt) - 1) / 32'(mt));
+  assign tn = 8'((32'(N) + 32'(nt) - 1) / 32'(nt));
+  assign tk = 8'((32'(KB) + 32'(ktu) - 1) / 32'(ktu));
+  assign ks = res ? 8'(2 * 32'(tk)) : tk;
+
+  assign rs    = j >= tk;
+  assign ko    = rs ? j - tk : j;
+  assign first = j == 8'd0;
+  assign last  = j + 8'd1 == ks;
+  assign m0    = 16'(32'(mo) * 32'(mt));
+  assign n0    = 16'(32'(no) * 32'(nt));
+  assign k0    = 16'(32'(ko) * 32'(ktu));
+  assign ml    = (32'(M) - 32'(m0) < 32'(mt)) ? 8'(32'(M) - 32'(m0)) : mt;
+  assign nl    = (32'(N) - 32'(n0) < 32'(nt)) ? 8'(32'(N) - 32'(n0)) : nt;
+  assign kl    = (32'(KB) - 32'(k0) < 32'(ktu)) ? 8'(32'(KB) - 32'(k0)) : ktu;
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      j <= '0; mo <= '0; no <= '0; idx <= '0; out <= '0; done <= 1'b0;
+    end else if (!run) begin
+      j <= '0; mo <= '0; no <= '0; idx <= '0; out <= '0; done <= 1'b0;
+    end else if (adv && !done) begin
+      idx <= idx + 16'd1;
+      if (!last) j <= j + 8'd1;
+      else begin
+        j <= '0;
+        out <= out + 16'd1;
+        if (!nmk) begin
+          if (no + 8'd1 != tn) no <= no + 8'd1;
+          else begin
+            no <= '0;
+            if (mo + 8'd1 != tm) mo <= mo + 8'd1;
+            else done <= 1'b1;
+          end
+        end else begin
+          if (mo + 8'd1 != tm) mo <= mo + 8'd1;
+          else begin
+            mo <= '0;
+            if (no + 8'd1 != tn) no <= no + 8'd1;
+            else done <= 1'b1;
+          end
+        end
+      end
+    end
+  end
+endmodule

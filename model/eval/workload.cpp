@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "util/checked.hpp"
 #include "util/error.hpp"
+#include "util/memory.hpp"
 #include "util/rng.hpp"
 #include "util/text.hpp"
 
@@ -33,10 +35,20 @@ std::vector<float> seeded_operand(uint64_t rows, uint64_t cols, uint64_t seed, u
   return normal_values(rows * cols, SplitMix64(mix64(seed) ^ mix64(stream + 17)));
 }
 
+// Bytes of float32 matrices of rows x cols each (UINT64_MAX when that overflows).
+uint64_t f32_bytes(std::initializer_list<std::pair<uint64_t, uint64_t>> mats) {
+  uint64_t total = 0, m = 0;
+  for (const auto& [r, c] : mats)
+    if (!mul_u64(r, c, m) || !mul_u64(m, 4, m) || !add_u64(total, m, total)) return UINT64_MAX;
+  return total;
+}
+
 // The single GEMM's operands: from the files (their shapes set M, N, K or must match them),
 // else seeded normal values (streams 0 and 1 of the workload's seed).
 void load_gemm_operands(Workload& w, OperandStore& keep) {
   if (w.a_file.empty()) {
+    require_memory(f32_bytes({{w.M, w.K}, {w.N, w.K}, {w.M, w.N}}), w.source(), "values",
+                   "computing values (A, B and C as float32)", "timing-only runs need no values");
     store(keep, seeded_operand(w.M, w.K, w.seed, 0));
     store(keep, seeded_operand(w.N, w.K, w.seed, 1));
     return;
@@ -50,6 +62,8 @@ void load_gemm_operands(Workload& w, OperandStore& keep) {
     throw Error(w.a_file, "shape", io::shape_str(A.shape) + " is not M x K = " + std::to_string(w.M) + " x " + std::to_string(w.K));
   if (B.shape[0] != w.N || B.shape[1] != w.K)
     throw Error(w.b_file, "shape", io::shape_str(B.shape) + " is not N x K = " + std::to_string(w.N) + " x " + std::to_string(w.K));
+  require_memory(f32_bytes({{w.M, w.K}, {w.N, w.K}, {w.M, w.N}}), w.source(), "values", "computing values (A, B and C as float32)",
+                 "timing-only runs need no values");
   store(keep, std::move(A.f32));
   store(keep, std::move(B.f32));
 }
@@ -59,6 +73,7 @@ cost::OperandSet seeded_set(const perf::Job& j, uint64_t seed, uint64_t stream, 
   s.name = j.name + " (seeded normal values)";
   s.M = std::min<uint64_t>(j.M, 64), s.N = std::min<uint64_t>(j.N, 64), s.K = j.K;
   s.weight = macs(j);
+  require_memory(f32_bytes({{s.M, s.K}, {s.N, s.K}}), j.name, "K", "the activity sample (64 rows of A and B)");
   store(keep, cost::random_operands(s.M, j.K, seed, 2 * stream));
   store(keep, cost::random_operands(s.N, j.K, seed, 2 * stream + 1));
   s.A = keep[keep.size() - 2].data(), s.B = keep.back().data();
@@ -76,13 +91,10 @@ void parse_gemm_shape(const std::string& text, Workload& w, const std::string& o
   const auto d = split_list(text, ',');
   if (d.size() != 3) throw Error("command line", option, "'" + text + "': expected M,N,K");
   uint64_t dims[3];
-  for (size_t i = 0; i < 3; ++i) {
-    char* e = nullptr;
-    const unsigned long long v = std::strtoull(d[i].c_str(), &e, 10);
-    if (d[i].empty() || *e || d[i][0] == '-' || v == 0 || v > (1ull << 31))
+  for (size_t i = 0; i < 3; ++i)
+    if (!parse_u64(d[i], dims[i]) || dims[i] == 0 || dims[i] > (uint64_t{1} << 31))
       throw Error("command line", option, "'" + text + "': M, N, K must be integers in [1, 2^31]");
-    dims[i] = v;
-  }
+  io::checked_op_macs(dims[0], dims[1], dims[2], 1, "command line", option + " " + text);  // the trace limit, 2^60
   w.M = dims[0], w.N = dims[1], w.K = dims[2];
 }
 
@@ -119,9 +131,14 @@ std::vector<perf::Job> timing_jobs(const Workload& w, bool each_instance) {
     jobs.push_back(shaped_job("gemm", w.M, w.N, w.K));
     return jobs;
   }
+  uint64_t listed = 0;
   for (const io::TraceOp& op : w.trace->ops) {
     perf::Job j = shaped_job(op.name, op.M, op.N, op.K);
-    const uint64_t inst = op.batch * instances_per_batch(w, op);
+    const uint64_t inst = op.batch * instances_per_batch(w, op);  // each < 2^31: no overflow
+    if (each_instance && (listed += inst) > kMaxInstanceJobs)
+      throw Error(w.trace->manifest, "ops", "simulating every instance would take " + std::to_string(listed) +
+                                                "+ jobs, above the limit of " + std::to_string(kMaxInstanceJobs) +
+                                                " (without it, identical instances are simulated once and counted)");
     if (!each_instance) {
       j.instances = inst;
       jobs.push_back(j);

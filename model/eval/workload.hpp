@@ -42,7 +42,10 @@ io::NpyArray read_matrix(const std::string& path, const char* what);
 using OperandStore = std::vector<std::vector<float>>;
 
 // Timing-only jobs: one per trace op (instances = batch x repeat) or the GEMM; with
-// `each_instance`, one job per instance ("op#i", for runs that simulate every one).
+// `each_instance`, one job per instance ("op#i", for runs that simulate every one), at most
+// kMaxInstanceJobs of them: a trace with batch 2^31 - 1 would otherwise list 2^31 jobs until
+// memory ran out, and even 10^5 TLM simulations of one shape take hours.
+inline constexpr uint64_t kMaxInstanceJobs = 100000;
 std::vector<perf::Job> timing_jobs(const Workload& w, bool each_instance = false);
 // Jobs with operand values: the GEMM's operands (read from a_file/b_file, whose shapes set or
 // must match M, N, K; else seeded normal values), or each trace op's captured A and B, one job

@@ -11,6 +11,7 @@ Usage: cli_hostile.py --hifsim build/bin/hifsim
 import argparse
 import json
 import os
+import resource
 import shutil
 import struct
 import subprocess
@@ -20,6 +21,13 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UNIT = os.path.join(ROOT, "configs", "units", "hif4-4x4-rtl.yaml")
 DEADLINE = 30  # seconds; every case takes well under one
+# Address-space limit of every child: an old binary that reads /dev/zero or lists 2^31 jobs fails
+# its case at 4 GiB instead of exhausting a shared machine.
+MEMORY_LIMIT = 4 << 30
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
 def npy(shape, values):
@@ -59,7 +67,8 @@ class Runner:
     def expect_error(self, name, args, must_contain, absent=()):
         self.count += 1
         try:
-            p = subprocess.run([self.hifsim] + args, cwd=self.tmp, capture_output=True, text=True, timeout=DEADLINE)
+            p = subprocess.run([self.hifsim] + args, cwd=self.tmp, capture_output=True, text=True, timeout=DEADLINE,
+                               preexec_fn=limit_memory)
         except subprocess.TimeoutExpired:
             self.failures.append(f"{name}: still running after {DEADLINE} s (blocked or reading forever)")
             return
@@ -167,6 +176,24 @@ def main():
             f.write(head + "grid:\n  array.rows: [4]\n  array.rows: [8, 16]\n")
         r.expect_error("sweep duplicate key", ["sweep", "--sweep", "sw/dup.yaml", "--out", "sweep2", "--no-plots", "--quiet"],
                        ["sw/dup.yaml", "grid.array.rows", "given twice"], ["sweep2/results.csv"])
+
+        # Workloads too large to count or to hold: 2^93 MACs wrapped the timing core's counters; a
+        # value run of a 2^31 x 2^20 x 16 GEMM (A alone 128 GiB) and a --simulate-all over 2^31 instances ended in
+        # "internal error: std::bad_alloc" (after filling the machine's memory).
+        r.expect_error("cost --gemm 2^93 MACs", ["cost", "--config", UNIT, "--gemm", "2147483648,2147483648,2147483648",
+                                                 "--out", "cost1"], ["--gemm", "above the limit of 2^60"])
+        r.expect_error("run values beyond memory", ["run", "--config", UNIT, "--gemm", "2147483648,1048576,16",
+                                                    "--out", "run4", "--no-cost", "--engine", "analytic"],
+                       ["gemm 2147483648,1048576,16", "needs", "this machine has", "timing-only"])
+        t5 = os.path.join(tmp, "t_batch")
+        os.mkdir(t5)
+        with open(os.path.join(t5, "trace.yaml"), "w") as f:
+            f.write("schema: hifsim-trace/1\nkind: shape-only\nmodel: {name: m, source: s, revision: r, architecture: llama}\n"
+                    "shape: {phase: decode, sequences: 1, tokens: 1, context: 8, config: c}\n"
+                    "ops:\n- {name: qk, layer: 0, op: attn_qk, M: 1, N: 8, K: 64, batch: 2147483647}\n")
+        r.expect_error("run --simulate-all of 2^31 instances", ["run", "--config", UNIT, "--trace", t5, "--out", "run5",
+                                                                 "--no-cost", "--simulate-all", "--engine", "analytic", "--quiet"],
+                       ["t_batch/trace.yaml", "ops", "above the limit of 100000"])
 
         print(f"{r.count - len(r.failures)} of {r.count} hostile inputs handled")
         for f in r.failures:

@@ -1,6 +1,6 @@
-// Helpers of the input-hardening tests: temporary folders and files, the message of an expected
-// hifsim::Error, and running a reader in a child process with a deadline (a reader that blocks
-// on a FIFO or reads /dev/zero forever must fail the test, not hang the suite).
+// Helpers of the input-hardening tests: writing files, and running a reader in a child process
+// with a deadline (a reader that blocks on a FIFO or reads /dev/zero forever must fail the test,
+// not hang the suite). error_of and temp_dir are the shared ones (tests/common/errors_and_temp.hpp).
 #pragma once
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -15,33 +15,17 @@
 #include <string>
 #include <thread>
 
-#include "util/error.hpp"
+#include "common/errors_and_temp.hpp"
 
 namespace inputs_test {
 
-inline std::string temp_dir() {
-  char t[] = "/tmp/hifsim-inputs-test-XXXXXX";
-  const char* d = mkdtemp(t);
-  return d ? d : "/tmp";
-}
+using hifsim::test::error_of;
+
+inline std::string temp_dir() { return hifsim::test::temp_dir("inputs-test"); }
 
 inline void write_file(const std::string& p, const std::string& bytes) {
   std::ofstream f(p, std::ios::binary);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// The message of the hifsim::Error f() throws; "" when it returns; "OTHER: ..." for any other
-// exception (a reader must only ever throw hifsim::Error).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const hifsim::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("OTHER: ") + e.what();
-  }
-  return "";
 }
 
 // Runs f() in a child process. Returns the child's error message (as error_of), or "HUNG" when it

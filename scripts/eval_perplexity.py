@@ -8,6 +8,7 @@ correction on the activations, against the FP32 model.
 """
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -26,20 +27,58 @@ def log(msg, quiet=False):
         print(f"[perplexity] {msg}", flush=True)
 
 
-def make_hook(fmt, residual):
+def make_hook(fmt, residual, nonfinite):
+    """The fake-quantization hook; counts NaN/Inf values the quantizer produces in nonfinite[0]."""
     weights = {}
+
+    def counted(y):
+        nonfinite[0] += int(y.size - np.count_nonzero(np.isfinite(y)))
+        return y
 
     def hook(x, role, layer, op, **_):
         if role == "weight":
             key = (layer, op)
             if key not in weights:  # weights never change: quantize each once
-                weights[key] = H.qdq(fmt, x)
+                weights[key] = counted(H.qdq(fmt, x))
             return weights[key]
         if residual == "none":
-            return H.qdq(fmt, x)
-        return H.qdq_residual(fmt, residual, x)
+            return counted(H.qdq(fmt, x))
+        return counted(H.qdq_residual(fmt, residual, x))
 
     return hook
+
+
+def result_row(fmt, residual, p, base, nonfinite):
+    """One result. A perplexity computed through NaN/Inf quantized values (or itself NaN/Inf) is
+    not a score: it is reported as invalid, with the count, never as a number (issue 18)."""
+    valid = math.isfinite(p) and nonfinite == 0
+    return {"format": fmt, "residual": residual, "perplexity": p if valid else None,
+            "ratio_to_fp32": p / base if valid else None, "valid": valid, "nonfinite_quantized_values": nonfinite}
+
+
+def row_text(r):
+    """(perplexity, ratio) as table text: numbers, or 'invalid' with the reason."""
+    if r["valid"]:
+        return f"{r['perplexity']:.3f}", f"{r['ratio_to_fp32']:.4f}"
+    why = f"{r['nonfinite_quantized_values']} NaN/Inf values after quantization" if r["nonfinite_quantized_values"] \
+        else "NaN/Inf perplexity"
+    return f"invalid ({why})", "invalid"
+
+
+def write_results(out, meta, rows, title):
+    """perplexity.json (strict JSON: null, never NaN), .csv and .md; returns the Markdown lines."""
+    with open(os.path.join(out, "perplexity.json"), "w") as f:
+        json.dump({"meta": meta, "rows": rows}, f, indent=2, allow_nan=False)
+    with open(os.path.join(out, "perplexity.csv"), "w") as f:
+        f.write("format,residual,perplexity,ratio_to_fp32,valid,nonfinite_quantized_values\n")
+        for r in rows:
+            p, q = (f"{r['perplexity']:.6f}", f"{r['ratio_to_fp32']:.6f}") if r["valid"] else ("invalid", "invalid")
+            f.write(f"{r['format']},{r['residual']},{p},{q},{str(r['valid']).lower()},{r['nonfinite_quantized_values']}\n")
+    md = [title, "", "| format | residual | perplexity | x FP32 |", "|---|---|---|---|"]
+    md += ["| {} | {} | {} | {} |".format(r["format"], r["residual"], *row_text(r)) for r in rows]
+    with open(os.path.join(out, "perplexity.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    return md
 
 
 def main(argv=None):
@@ -72,30 +111,23 @@ def main(argv=None):
     rows = []
     t0 = time.time()
     base = ln.perplexity(ld.model, ids)
+    if not math.isfinite(base):
+        sys.exit(f"{ld.name}: the FP32 model's perplexity is {base}: no baseline to compare with")
     log(f"{ld.name}: FP32 perplexity {base:.4f} on {len(ids) - 1} tokens ({time.time() - t0:.1f} s)", a.quiet)
-    rows.append({"format": "fp32", "residual": "none", "perplexity": base, "ratio_to_fp32": 1.0})
+    rows.append(result_row("fp32", "none", base, base, 0))
     for fmt in a.formats.split(","):
         for res in a.residuals.split(","):
             if fmt in ("bf16",) and res != "none":
                 continue  # the baseline format needs no correction
             t1 = time.time()
-            p = ln.perplexity(ld.model, ids, quantize=make_hook(fmt, res))
-            rows.append({"format": fmt, "residual": res, "perplexity": p, "ratio_to_fp32": p / base})
-            log(f"{fmt:10s} residual {res:6s} perplexity {p:.4f} (x{p / base:.4f}) ({time.time() - t1:.1f} s)", a.quiet)
+            nonfinite = [0]
+            p = ln.perplexity(ld.model, ids, quantize=make_hook(fmt, res, nonfinite))
+            rows.append(result_row(fmt, res, p, base, nonfinite[0]))
+            log(f"{fmt:10s} residual {res:6s} perplexity {' '.join(row_text(rows[-1]))} ({time.time() - t1:.1f} s)", a.quiet)
     meta = {"model": ld.name, "model_source": ld.source, "weights_sha256": ld.sha, "tokens": len(ids) - 1,
             "text": source, "quantized_ops": list(ln.LINEAR_OPS), "seconds": round(time.time() - t0, 1)}
-    with open(os.path.join(a.out, "perplexity.json"), "w") as f:
-        json.dump({"meta": meta, "rows": rows}, f, indent=2)
-    with open(os.path.join(a.out, "perplexity.csv"), "w") as f:
-        f.write("format,residual,perplexity,ratio_to_fp32\n")
-        for r in rows:
-            f.write(f"{r['format']},{r['residual']},{r['perplexity']:.6f},{r['ratio_to_fp32']:.6f}\n")
-    md = [f"Perplexity of {ld.name} on {len(ids) - 1} tokens ({source}); every linear layer's activations and "
-          "weights fake-quantized (embedding and LM head excluded).", "",
-          "| format | residual | perplexity | x FP32 |", "|---|---|---|---|"]
-    md += [f"| {r['format']} | {r['residual']} | {r['perplexity']:.3f} | {r['ratio_to_fp32']:.4f} |" for r in rows]
-    with open(os.path.join(a.out, "perplexity.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+    md = write_results(a.out, meta, rows, f"Perplexity of {ld.name} on {len(ids) - 1} tokens ({source}); every linear "
+                       "layer's activations and weights fake-quantized (embedding and LM head excluded).")
     if not a.quiet:
         print("\n".join(md))
     return 0

@@ -1,6 +1,9 @@
 #include "datapath/gemm_stats.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "util/json.hpp"
 #include "util/parallel.hpp"
@@ -31,33 +34,92 @@ std::vector<double> gemm_fp64(const float* A, size_t M, size_t K, const float* B
   return C;
 }
 
-GemmError gemm_error(const std::vector<float>& c, const std::vector<double>& ref) {
-  GemmError e;
-  double sig = 0, noise = 0, dot = 0, cc = 0, max_ref = 0, sum_abs_err = 0, sum_abs_ref = 0;
-  size_t n = 0;
-  for (size_t i = 0; i < c.size(); ++i) {
-    if (!std::isfinite(c[i])) {
-      ++e.nonfinite;
+namespace {
+
+template <class Ref>
+void accumulate(ErrorSums& s, const float* c, const Ref* ref, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const double r = static_cast<double>(ref[i]);
+    if (!std::isfinite(r)) {
+      ++s.nonfinite_ref;
       continue;
     }
-    const double r = ref[i], d = c[i] - r;
-    sig += r * r;
-    noise += d * d;
-    dot += c[i] * r;
-    cc += static_cast<double>(c[i]) * c[i];
-    max_ref = std::max(max_ref, std::fabs(r));
-    e.max_abs_err = std::max(e.max_abs_err, std::fabs(d));
-    sum_abs_err += std::fabs(d);
-    sum_abs_ref += std::fabs(r);
-    ++n;
+    if (!std::isfinite(c[i])) {
+      ++s.nonfinite;
+      continue;
+    }
+    const double d = static_cast<double>(c[i]) - r;
+    s.sig += r * r;
+    s.noise += d * d;
+    s.dot += static_cast<double>(c[i]) * r;
+    s.cc += static_cast<double>(c[i]) * c[i];
+    s.abs_err += std::fabs(d);
+    s.abs_ref += std::fabs(r);
+    s.max_ref = std::max(s.max_ref, std::fabs(r));
+    s.max_abs_err = std::max(s.max_abs_err, std::fabs(d));
+    ++s.n;
+  }
+}
+
+}  // namespace
+
+void ErrorSums::add(const float* c, const float* ref, size_t count) { accumulate(*this, c, ref, count); }
+void ErrorSums::add(const float* c, const double* ref, size_t count) { accumulate(*this, c, ref, count); }
+
+void ErrorSums::add(const ErrorSums& o) {
+  sig += o.sig;
+  noise += o.noise;
+  dot += o.dot;
+  cc += o.cc;
+  abs_err += o.abs_err;
+  abs_ref += o.abs_ref;
+  max_ref = std::max(max_ref, o.max_ref);
+  max_abs_err = std::max(max_abs_err, o.max_abs_err);
+  n += o.n;
+  nonfinite += o.nonfinite;
+  nonfinite_ref += o.nonfinite_ref;
+}
+
+GemmError ErrorSums::metrics() const {
+  GemmError e;
+  e.outputs = n + nonfinite + nonfinite_ref;
+  e.nonfinite = static_cast<size_t>(nonfinite);
+  e.nonfinite_reference = nonfinite_ref;
+  if (!e.valid()) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    e.sqnr_db = e.rel_frobenius = e.max_rel_err = e.mean_rel_err = e.max_abs_err = e.cosine = nan;
+    return e;
   }
   e.sqnr_db = noise == 0 ? HUGE_VAL : 10.0 * std::log10(sig / noise);
   e.rel_frobenius = sig == 0 ? 0 : std::sqrt(noise / sig);
-  e.max_rel_err = max_ref == 0 ? 0 : e.max_abs_err / max_ref;
-  e.mean_rel_err = sum_abs_ref == 0 ? 0 : sum_abs_err / sum_abs_ref;
+  e.max_abs_err = max_abs_err;
+  e.max_rel_err = max_ref == 0 ? 0 : max_abs_err / max_ref;
+  e.mean_rel_err = abs_ref == 0 ? 0 : abs_err / abs_ref;
   e.cosine = (cc == 0 || sig == 0) ? 0 : dot / std::sqrt(cc * sig);
-  (void)n;
   return e;
+}
+
+GemmError gemm_error(const std::vector<float>& c, const std::vector<double>& ref) {
+  ErrorSums s;
+  s.add(c.data(), ref.data(), std::min(c.size(), ref.size()));
+  return s.metrics();
+}
+
+std::string GemmError::invalid_reason() const {
+  if (valid()) return "";
+  std::string r;
+  if (nonfinite) r = std::to_string(nonfinite) + " of " + std::to_string(outputs) + " outputs are NaN or Inf";
+  if (nonfinite_reference)
+    r += (r.empty() ? "" : "; ") + std::to_string(nonfinite_reference) + " of " + std::to_string(outputs) +
+         " reference values are NaN or Inf";
+  return r;
+}
+
+std::string metric_text(double v, const GemmError& e, int prec) {
+  if (!e.valid()) return "invalid";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*g", prec, v);
+  return b;
 }
 
 std::string GemmError::json() const {
@@ -74,7 +136,10 @@ void GemmError::write(JsonWriter& w) const {
       .kv("mean_rel_err", mean_rel_err)
       .kv("max_abs_err", max_abs_err)
       .kv("cosine_similarity", cosine)
+      .kv("valid", valid())
+      .kv("outputs", outputs)
       .kv("nonfinite_outputs", static_cast<uint64_t>(nonfinite))
+      .kv("nonfinite_reference", nonfinite_reference)
       .end_object();
 }
 

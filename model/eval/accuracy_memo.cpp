@@ -48,7 +48,8 @@ AccuracyFigures AccuracyMemo::compute(const cfg::UnitConfig& u) const {
     under += r.underflow_a;
   }
   const auto e = sums.metrics();
-  return {e.sqnr_db, e.cosine, e.rel_frobenius, rows.empty() ? 0 : under / rows.size()};
+  return {e.sqnr_db, e.cosine, e.rel_frobenius, rows.empty() ? 0 : under / rows.size(), e.valid(), e.nonfinite,
+          e.nonfinite_reference};
 }
 
 AccuracyFigures AccuracyMemo::get(const cfg::UnitConfig& u) {

@@ -35,30 +35,40 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
   }
   AccuracyFiles f;
   std::ostringstream ops, lay, sum, md;
+  // Figures over NaN/Inf outputs are "invalid" in every table (never a number), with the counts.
+  auto fig = [](double v, const dp::GemmError& e, int prec) { return dp::metric_text(v, e, prec); };
   ops << "format,correction,layer,op_name,op,M,N,K,batch,sqnr_db,rel_frobenius,cosine,max_abs_err,max_rel_err,"
-         "mean_rel_err,underflow_a,underflow_b,arc_channels,seconds\n";
-  for (const auto& r : rows)
+         "mean_rel_err,underflow_a,underflow_b,arc_channels,seconds,valid,nonfinite_outputs\n";
+  for (const auto& r : rows) {
+    const dp::GemmError& e = r.err;
     ops << r.format << "," << r.correction << "," << r.layer << "," << r.op_name << "," << r.op << "," << r.M << ","
-        << r.N << "," << r.K << "," << r.batch << "," << fmt_g(r.err.sqnr_db, 6) << "," << fmt_g(r.err.rel_frobenius, 6) << ","
-        << fmt_g(r.err.cosine, 9) << "," << fmt_g(r.err.max_abs_err, 6) << "," << fmt_g(r.err.max_rel_err, 6) << ","
-        << fmt_g(r.err.mean_rel_err, 6) << "," << fmt_g(r.underflow_a, 6) << "," << fmt_g(r.underflow_b, 6) << "," << r.arc_channels << ","
-        << fmt_g(r.seconds, 4) << "\n";
-  lay << "format,correction,layer,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a\n";
+        << r.N << "," << r.K << "," << r.batch << "," << fig(e.sqnr_db, e, 6) << "," << fig(e.rel_frobenius, e, 6) << ","
+        << fig(e.cosine, e, 9) << "," << fig(e.max_abs_err, e, 6) << "," << fig(e.max_rel_err, e, 6) << ","
+        << fig(e.mean_rel_err, e, 6) << "," << fmt_g(r.underflow_a, 6) << "," << fmt_g(r.underflow_b, 6) << "," << r.arc_channels
+        << "," << fmt_g(r.seconds, 4) << "," << (e.valid() ? "true" : "false") << "," << e.nonfinite + e.nonfinite_reference << "\n";
+  }
+  lay << "format,correction,layer,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a,valid,nonfinite_outputs\n";
   for (const auto& [k, a] : layers) {
     const auto e = a.sums.metrics();
-    lay << std::get<0>(k) << "," << std::get<1>(k) << "," << std::get<2>(k) << "," << fmt_g(e.sqnr_db, 6) << ","
-        << fmt_g(e.rel_frobenius, 6) << "," << fmt_g(e.cosine, 9) << "," << fmt_g(e.max_abs_err, 6) << "," << fmt_g(a.under / a.n, 6) << "\n";
+    lay << std::get<0>(k) << "," << std::get<1>(k) << "," << std::get<2>(k) << "," << fig(e.sqnr_db, e, 6) << ","
+        << fig(e.rel_frobenius, e, 6) << "," << fig(e.cosine, e, 9) << "," << fig(e.max_abs_err, e, 6) << ","
+        << fmt_g(a.under / a.n, 6) << "," << (e.valid() ? "true" : "false") << "," << e.nonfinite + e.nonfinite_reference << "\n";
   }
-  sum << "format,correction,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a,ops\n";
+  sum << "format,correction,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a,ops,valid,nonfinite_outputs\n";
   md << title << "\n\n| format | correction | SQNR (dB) | rel. Frobenius | cosine | underflow |\n|---|---|---|---|---|---|\n";
   for (const auto& k : order) {
     const auto& a = totals[k];
     const auto e = a.sums.metrics();
-    sum << k.first << "," << k.second << "," << fmt_g(e.sqnr_db, 6) << "," << fmt_g(e.rel_frobenius, 6) << "," << fmt_g(e.cosine, 9) << ","
-        << fmt_g(e.max_abs_err, 6) << "," << fmt_g(a.under / a.n, 6) << "," << a.n << "\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "| %s | %s | %.2f | %.4g | %.6f | %.2f%% |\n", k.first.c_str(), k.second.c_str(),
-                  e.sqnr_db, e.rel_frobenius, e.cosine, 100 * a.under / a.n);
+    sum << k.first << "," << k.second << "," << fig(e.sqnr_db, e, 6) << "," << fig(e.rel_frobenius, e, 6) << ","
+        << fig(e.cosine, e, 9) << "," << fig(e.max_abs_err, e, 6) << "," << fmt_g(a.under / a.n, 6) << "," << a.n << ","
+        << (e.valid() ? "true" : "false") << "," << e.nonfinite + e.nonfinite_reference << "\n";
+    char line[512];
+    if (e.valid())
+      std::snprintf(line, sizeof line, "| %s | %s | %.2f | %.4g | %.6f | %.2f%% |\n", k.first.c_str(), k.second.c_str(),
+                    e.sqnr_db, e.rel_frobenius, e.cosine, 100 * a.under / a.n);
+    else
+      std::snprintf(line, sizeof line, "| %s | %s | invalid: %s | invalid | invalid | %.2f%% |\n", k.first.c_str(),
+                    k.second.c_str(), e.invalid_reason().c_str(), 100 * a.under / a.n);
     md << line;
   }
   JsonWriter w;
@@ -81,7 +91,9 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
         .kv("max_abs_err", r.err.max_abs_err)
         .kv("max_rel_err", r.err.max_rel_err)
         .kv("mean_rel_err", r.err.mean_rel_err)
+        .kv("valid", r.err.valid())
         .kv("nonfinite_outputs", static_cast<uint64_t>(r.err.nonfinite))
+        .kv("nonfinite_reference", r.err.nonfinite_reference)
         .kv("underflow_a", r.underflow_a)
         .kv("underflow_b", r.underflow_b)
         .kv("arc_channels", r.arc_channels)

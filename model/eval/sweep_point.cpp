@@ -46,7 +46,9 @@ std::string sweep_point_json(const UnitEval& e, const std::optional<AccuracyFigu
   }
   if (accuracy) {
     const AccuracyFigures& a = *accuracy;
+    // Invalid accuracy: the figures are null (an empty cell in results.csv, never a score).
     j.kv("sqnr_db", a.sqnr_db).kv("cosine", a.cosine).kv("rel_frobenius", a.rel_frobenius).kv("underflow", a.underflow);
+    j.kv("accuracy_valid", a.valid).kv("nonfinite_outputs", a.nonfinite_outputs).kv("nonfinite_reference", a.nonfinite_reference);
   }
   j.end_object();
   return j.str() + "\n";

@@ -6,7 +6,8 @@
 //   {"status": "ok", "unit", "format", "peak_macs_per_cycle", "cycles", "utilization", "macs",
 //    cost: "energy_pj_per_mac", "compute_pj_per_mac", "buffers_pj_per_mac", "memory_pj_per_mac",
 //          "area_mm2", "power_w", "edp_js", "seconds_simulated"   (or "cost_unsupported": why)
-//    accuracy: "sqnr_db", "cosine", "rel_frobenius", "underflow"}
+//    accuracy: "sqnr_db", "cosine", "rel_frobenius", "underflow", "accuracy_valid",
+//              "nonfinite_outputs", "nonfinite_reference"   (figures null when not valid)}
 #pragma once
 #include <memory>
 #include <optional>

@@ -8,50 +8,6 @@
 
 namespace hifsim::eval {
 
-void ErrorSums::add(const float* c, const float* ref, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    if (!std::isfinite(c[i])) {
-      ++nonfinite;
-      continue;
-    }
-    const double r = ref[i], d = static_cast<double>(c[i]) - r;
-    sig += r * r;
-    noise += d * d;
-    dot += c[i] * r;
-    cc += static_cast<double>(c[i]) * c[i];
-    abs_err += std::fabs(d);
-    abs_ref += std::fabs(r);
-    max_ref = std::max(max_ref, std::fabs(r));
-    max_abs_err = std::max(max_abs_err, std::fabs(d));
-    ++n;
-  }
-}
-
-void ErrorSums::add(const ErrorSums& o) {
-  sig += o.sig;
-  noise += o.noise;
-  dot += o.dot;
-  cc += o.cc;
-  abs_err += o.abs_err;
-  abs_ref += o.abs_ref;
-  max_ref = std::max(max_ref, o.max_ref);
-  max_abs_err = std::max(max_abs_err, o.max_abs_err);
-  n += o.n;
-  nonfinite += o.nonfinite;
-}
-
-dp::GemmError ErrorSums::metrics() const {
-  dp::GemmError e;
-  e.sqnr_db = noise == 0 ? HUGE_VAL : 10.0 * std::log10(sig / noise);
-  e.rel_frobenius = sig == 0 ? 0 : std::sqrt(noise / sig);
-  e.max_abs_err = max_abs_err;
-  e.max_rel_err = max_ref == 0 ? 0 : max_abs_err / max_ref;
-  e.mean_rel_err = abs_ref == 0 ? 0 : abs_err / abs_ref;
-  e.cosine = (cc == 0 || sig == 0) ? 0 : dot / std::sqrt(cc * sig);
-  e.nonfinite = nonfinite;
-  return e;
-}
-
 Correction Correction::parse(const std::string& s) {
   Correction c;
   if (s.rfind("arc:", 0) == 0) {
@@ -144,10 +100,12 @@ std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions
         r.err = r.sums.metrics();
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (o.progress) {
-          char buf[256];
-          std::snprintf(buf, sizeof buf, "[%zu/%zu] %-18s %-10s %-12s SQNR %6.2f dB  underflow %5.2f%%  (%.2f s)", idx,
-                        t.ops.size(), op.name.c_str(), r.format.c_str(), r.correction.c_str(), r.err.sqnr_db,
-                        100 * r.underflow_a, r.seconds);
+          char buf[320];
+          char v[32];
+          std::snprintf(v, sizeof v, "SQNR %6.2f dB", r.err.sqnr_db);
+          const std::string sqnr = r.err.valid() ? std::string(v) : "INVALID: " + r.err.invalid_reason();
+          std::snprintf(buf, sizeof buf, "[%zu/%zu] %-18s %-10s %-12s %s  underflow %5.2f%%  (%.2f s)", idx, t.ops.size(),
+                        op.name.c_str(), r.format.c_str(), r.correction.c_str(), sqnr.c_str(), 100 * r.underflow_a, r.seconds);
           o.progress(buf);
         }
         out.push_back(std::move(r));

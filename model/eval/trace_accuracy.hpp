@@ -14,15 +14,9 @@
 
 namespace hifsim::eval {
 
-// Sums from which the error metrics of any set of outputs are computed (so ops aggregate into
-// layers and whole traces exactly as if their outputs were concatenated).
-struct ErrorSums {
-  double sig = 0, noise = 0, dot = 0, cc = 0, abs_err = 0, abs_ref = 0, max_ref = 0, max_abs_err = 0;
-  uint64_t n = 0, nonfinite = 0;
-  void add(const float* c, const float* ref, size_t count);
-  void add(const ErrorSums& o);
-  dp::GemmError metrics() const;
-};
+// Sums of the error figures (datapath/gemm_stats.hpp): ops aggregate into layers and traces
+// exactly as if their outputs were concatenated; NaN/Inf outputs make the aggregate invalid.
+using ErrorSums = dp::ErrorSums;
 
 struct Correction {
   std::string name;  // "none", "resq-2:4", "resq-dense", "resq-top50", "arc-<S|auto>"

@@ -34,6 +34,16 @@ def main(argv=None):
         print(f"[pareto] {len(skipped)} points without energy (cost_unsupported in results.csv) are not plotted")
     if not rows:
         sys.exit(f"{a.results}: no rows with energy")
+    # A point whose accuracy is invalid (NaN/Inf outputs: accuracy_valid false, the figures empty) has
+    # no SQNR to rank: it is listed and left out of the plot and the front, never placed by a default.
+    if "sqnr_db" in rows[0]:
+        bad = [r["id"] for r in rows if r.get("accuracy_valid", "true") == "false" or r["sqnr_db"] == ""]
+        rows = [r for r in rows if r["id"] not in set(bad)]
+        if bad:
+            print(f"[pareto] {len(bad)} points with invalid accuracy (NaN/Inf outputs) are not plotted: {', '.join(bad[:5])}"
+                  + (" ..." if len(bad) > 5 else ""))
+        if not rows:
+            sys.exit(f"{a.results}: every point's accuracy is invalid (NaN/Inf outputs): nothing to plot")
     acc_key = "sqnr_db" if rows[0].get("sqnr_db") not in (None, "") else None
     note = ""
     if acc_key and len({r[acc_key] for r in rows}) < 2:

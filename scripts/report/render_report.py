@@ -59,6 +59,11 @@ def fnum(x, default=float("nan")):
         return default
 
 
+def invalid(v):
+    """An accuracy figure over NaN/Inf outputs: "invalid" in the CSVs, null in the JSON."""
+    return v is None or v == "invalid"
+
+
 class Plots:
     def __init__(self, outdir):
         self.dir = os.path.join(outdir, "plots")
@@ -95,6 +100,11 @@ def plot_accuracy_vs_energy(p, summary, units):
             corrections_seen.append(c)
     # A legend instead of point labels: the FP4 formats sit close together and labels collide.
     from matplotlib.lines import Line2D
+    bad = [f"{r['format']}" + ("" if r["correction"] == "none" else f" +{r['correction']}") for r in summary
+           if invalid(r["sqnr_db"])]
+    if bad:  # never a point (or a rank) for a figure over NaN/Inf outputs
+        ax.text(0.01, 0.01, "not plotted, NaN/Inf outputs (invalid): " + ", ".join(bad), transform=ax.transAxes,
+                fontsize=7, color="crimson", va="bottom")
     handles = [Line2D([], [], marker="o", linestyle="", markersize=8, color=color(f), label=f) for f in formats_seen]
     handles += [Line2D([], [], marker="o" if c == "none" else "^", linestyle="", markersize=8, color="0.3",
                        markerfacecolor="0.3" if c == "none" else "none", label="no correction" if c == "none" else f"+{c}")
@@ -189,9 +199,12 @@ def plot_perplexity(p, ppl):
     base = next((r["perplexity"] for r in rows if r["format"] == "fp32"), None)
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     labels = [r["format"] + ("" if r["residual"] == "none" else f"\n+{r['residual']}") for r in rows]
-    bars = ax.bar(range(len(rows)), [r["perplexity"] for r in rows], color=[color(r["format"]) for r in rows])
-    for bar, r in zip(bars, rows):
+    bars = ax.bar(range(len(rows)), [0 if invalid(r["perplexity"]) else r["perplexity"] for r in rows],
+                  color=[color(r["format"]) for r in rows])
+    for i, (bar, r) in enumerate(zip(bars, rows)):
         bar.set_alpha(1.0 if r["residual"] == "none" else 0.55)
+        if invalid(r["perplexity"]):  # NaN/Inf after quantization: no bar, a label
+            ax.text(i, 0, "invalid\n(NaN/Inf)", ha="center", va="bottom", fontsize=6, color="crimson", rotation=90)
     if base:
         ax.axhline(base, color="black", lw=1, ls="--", label=f"FP32 {base:.2f}")
         ax.legend(fontsize=8)
@@ -211,6 +224,9 @@ def md_table(rows, cols, headers=None, fmt=None):
         cells = []
         for c in cols:
             v = r.get(c, "")
+            if invalid(v):
+                cells.append("invalid (NaN/Inf)")
+                continue
             if fmt and c in fmt:
                 try:
                     v = fmt[c](v)

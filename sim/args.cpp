@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "util/checked.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::cli {
@@ -103,12 +104,16 @@ long long ArgParser::get_int(const std::string& name, long long lo, long long hi
 }
 
 unsigned long long ArgParser::get_u64(const std::string& name) const {
+  // Decimal, or hexadecimal with 0x (seeds): never strtoull's base 0, which read "010" as octal 8.
   const std::string v = get(name);
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long x = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0)
-    throw Error("command line", "--" + name, "'" + v + "' is not a non-negative integer");
+  uint64_t x = 0;
+  const bool hex = v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+  bool ok = !hex && parse_u64(v, x);
+  if (hex) {
+    ok = v.size() <= 18 && v.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
+    if (ok) x = std::strtoull(v.c_str() + 2, nullptr, 16);
+  }
+  if (!ok) throw Error("command line", "--" + name, "'" + v + "' is not a non-negative integer below 2^64 (decimal or 0x hex)");
   return x;
 }
 

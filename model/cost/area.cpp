@@ -5,6 +5,7 @@
 #include <functional>
 #include <sstream>
 
+#include "io/input_file.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::cost {
@@ -87,8 +88,10 @@ double component_ge(const AreaCoeffs& c, Cls cls, int p1, int p2) {
 // ---------------------------------------------------------------------------------------------
 
 std::vector<SynthRow> read_synth_csv(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Error(path, "", "cannot open the synthesis CSV (scripts/cost_synth.sh writes it)");
+  if (const std::string why = io::not_regular_reason(path); !why.empty())
+    throw Error(path, "", "cannot open the synthesis CSV (scripts/cost_synth.sh writes it): " + why);
+  // A regular file of sane size (the committed one has ~100 rows): never a FIFO or a device.
+  std::istringstream f(io::read_regular_file(path, 16u << 20, "a synthesis table is never that large"));
   std::string line;
   std::vector<SynthRow> rows;
   int ln = 0;

@@ -7,6 +7,7 @@
 
 #include "cost/cost.hpp"
 #include "datapath/gemm.hpp"
+#include "io/input_file.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -68,10 +69,7 @@ std::vector<UnitCompareRow> compare_units(const CostTables& t, const std::vector
                                           const std::vector<OperandSet>& data, const ActivityOptions& o) {
   if (data.empty()) throw Error("cost compare", "data", "no operand set");
   std::vector<SynthRow> synth;
-  {
-    std::ifstream probe(t.synth_csv);
-    if (probe) synth = read_synth_csv(t.synth_csv);
-  }
+  if (io::not_regular_reason(t.synth_csv) != "does not exist") synth = read_synth_csv(t.synth_csv);  // a FIFO is an error there
   const double tpg = t.area.at("transistors_per_ge");
   std::vector<UnitCompareRow> rows;
   for (const fmt::Format f : formats) {

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-UNIT = os.path.join(ROOT, "configs", "units", "hif4-4x4-rtl.yaml")
+UNIT = os.path.join(ROOT, "configs", "units", "hif4-32x32.yaml")
 DEADLINE = 30  # seconds; every case takes well under one
 # Address-space limit of every child: an old binary that reads /dev/zero or lists 2^31 jobs fails
 # its case at 4 GiB instead of exhausting a shared machine.
@@ -194,6 +194,29 @@ def main():
         r.expect_error("run --simulate-all of 2^31 instances", ["run", "--config", UNIT, "--trace", t5, "--out", "run5",
                                                                  "--no-cost", "--simulate-all", "--engine", "analytic", "--quiet"],
                        ["t_batch/trace.yaml", "ops", "above the limit of 100000"])
+
+        # The synthesis CSV of a cost-table folder (--tables) that is a FIFO: the old reader blocked.
+        ct = os.path.join(tmp, "tables")
+        shutil.copytree(os.path.join(ROOT, "configs", "cost"), ct)
+        os.remove(os.path.join(ct, "synth.csv"))
+        os.mkfifo(os.path.join(ct, "synth.csv"))
+        r.expect_error("cost synthesis CSV FIFO", ["cost", "--compare-units", "--tables", ct, "--out", "cost2"],
+                       ["tables/synth.csv", "FIFO"])
+
+        # A seed written with a leading zero is decimal: strtoull's base 0 read "010" as octal 8.
+        r.count += 1
+        outs = {}
+        with open(os.path.join(tmp, "x.npy"), "wb") as f:  # values between HiF8 codes: every seed rounds differently
+            f.write(npy((4, 64), [0.1 + 0.0137 * i for i in range(256)]))
+        for seed in ("010", "10", "8"):
+            p = subprocess.run([hifsim, "quantize", "--format", "hif8", "--rounding", "stochastic", "--seed", seed, "--in",
+                                "x.npy", "--out", f"seed{seed}.npy"], cwd=tmp, capture_output=True, text=True,
+                               timeout=DEADLINE, preexec_fn=limit_memory)
+            outs[seed] = open(os.path.join(tmp, f"seed{seed}.npy"), "rb").read() if p.returncode == 0 else p.stderr
+        if outs["010"] == outs["10"] and outs["10"] != outs["8"]:
+            print("ok   --seed 010 is decimal ten")
+        else:
+            r.failures.append("--seed 010: not the same stream as --seed 10" + (" (it is 8's)" if outs["010"] == outs["8"] else ""))
 
         print(f"{r.count - len(r.failures)} of {r.count} hostile inputs handled")
         for f in r.failures:

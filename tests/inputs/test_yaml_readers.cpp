@@ -158,10 +158,10 @@ TEST(UnitConfig, NonRegularFilesAndHugeIntegers) {
   const std::string d = inputs_test::temp_dir();
   ASSERT_EQ(mkfifo((d + "/u.yaml").c_str(), 0600), 0);
   EXPECT_EQ(error_within([&] { cfg::load_unit_config(d + "/u.yaml"); }, 10), d + "/u.yaml: is a FIFO (named pipe), not a regular file");
-  const std::string base = io::read_regular_file(HIFSIM_SOURCE_DIR "/configs/units/hif4-4x4-rtl.yaml", 1 << 20, "test");
+  const std::string base = io::read_regular_file(HIFSIM_SOURCE_DIR "/configs/units/hif4-32x32.yaml", 1 << 20, "test");
   EXPECT_EQ(error_of([&] { cfg::unit_config_from_string(base, "u.yaml"); }), "");
   // 2^63 - 1 GiB: saturated and multiplied as long double before (then out of range); now refused as too large.
-  const std::string big = replaced(base, "a: {bytes: 2304,", "a: {bytes: 9223372036854775807GiB,");
+  const std::string big = replaced(base, "a: {bytes: 2MiB,", "a: {bytes: 9223372036854775807GiB,");
   const std::string e = error_of([&] { cfg::unit_config_from_string(big, "u.yaml"); });
   EXPECT_TRUE(contains(e, "u.yaml: buffers.a.bytes: '9223372036854775807GiB' does not fit in 64 bits")) << e;
   EXPECT_TRUE(contains(error_of([&] { cfg::unit_config_from_string(base, "u.yaml", {"array.rows=99999999999999999999"}); }),

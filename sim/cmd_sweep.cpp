@@ -1,7 +1,7 @@
 // hifsim sweep: a design sweep over unit config fields (docs/sweeps.md). Each point is
 // evaluated by eval::SweepPointEvaluator (timing, cost and the memoized accuracy of the point's
 // arithmetic); this command parses the options, runs, shards or emits the points and merges.
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <functional>
 #include <iostream>
@@ -11,8 +11,12 @@
 #include "eval/sweep_point.hpp"
 #include "files_and_children.hpp"
 #include "io/npy.hpp"
+#include "sweep/merge.hpp"
+#include "sweep/run_points.hpp"
+#include "sweep/slurm.hpp"
 #include "sweep/sweep.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/manifest.hpp"
 
 #ifndef HIFSIM_SOURCE_DIR
@@ -31,10 +35,12 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
                    "power and (with an accuracy trace) SQNR per point. Finished points are skipped, so a rerun\n"
                    "resumes an interrupted sweep; results are merged into DIR/results.csv with a Pareto plot.");
   p.option("sweep", "S.yaml", "sweep file (schema hifsim-sweep/1)", std::nullopt, true);
-  p.option("out", "DIR", "output folder (points/, results.csv, pareto.png)", std::nullopt, true);
+  p.option("out", "DIR", "output folder (records/, results.csv, pareto.png)", std::nullopt, true);
   p.option("jobs", "N", "points evaluated in parallel, 0 = all cores", std::string("0"));
   p.option("shard", "i/N", "run only shard i of N (every N-th point from i)");
-  p.option("emit-slurm", "N", "write DIR/sweep.slurm, a Slurm job array of N shards, and exit");
+  p.option("emit-slurm", "N", "write DIR/sweep.slurm (a Slurm job array of N shards), DIR/merge.slurm and DIR/submit.sh, and exit");
+  p.option("throttle", "K", "with --emit-slurm: at most K array tasks run at once (#SBATCH --array=...%K)", std::string("0"));
+  p.option("cpus-per-task", "C", "with --emit-slurm: CPUs per array task, each evaluating C points at once", std::string("1"));
   p.flag("merge-only", "only merge finished points into results.csv (and plot)");
   p.flag("dry-run", "list the points (id and overrides) and exit");
   p.option("max-points", "N", "stop after N new points (0 = no limit; used to test resuming)", std::string("0"));
@@ -42,11 +48,23 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   p.flag("no-plots", "no Pareto plot (no Python)");
   p.flag("quiet", "no progress bar");
   if (!p.parse(args)) return 0;
-  const sweep::SweepSpec s = sweep::load_sweep(p.get("sweep"));
+  sweep::SweepSpec s = sweep::load_sweep(p.get("sweep"));
+  const long long cost_sample = p.get_int("cost-sample", 16, 1000000);
+  // The sample size changes energies: a non-default one is part of every point id.
+  if (cost_sample != 256) s.evaluation = "cost-sample=" + std::to_string(cost_sample);
   const std::vector<sweep::Point> all = sweep::expand(s);
   const std::string out = p.get("out");
-  // Every point's config is checked before anything runs: a bad axis value fails at once.
-  eval::check_sweep_points(s, all);
+  // The points this run evaluates (all, or one shard's): each one's config is checked before
+  // anything runs, so a bad axis value fails at once. Only these: at 10^5 points checking all of
+  // them costs ~35 s, which every array task and the merge would pay again.
+  std::vector<sweep::Point> pts = all;
+  sweep::RunOptions ro;
+  if (p.has("shard")) {
+    const auto [i, n] = sweep::parse_shard(p.get("shard"));
+    pts = sweep::shard(all, i, n);
+    ro.tag = "shard-" + std::to_string(i) + "-of-" + std::to_string(n);
+  }
+  if (!p.is_set("merge-only")) eval::check_sweep_points(s, pts);
   if (p.is_set("dry-run")) {
     for (const auto& pt : all) {
       std::cout << pt.id;
@@ -56,30 +74,59 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     return 0;
   }
   if (p.has("emit-slurm")) {
-    const long n = p.get_int("emit-slurm", 1, 100000);
-    const std::string script = sweep::slurm_script(s, out, static_cast<size_t>(n), cli::self_exe());
-    mkdir(out.c_str(), 0777);
-    io::write_file_atomic(out + "/sweep.slurm", script);
-    std::cout << "wrote " << out << "/sweep.slurm (" << n << " tasks, " << all.size() << " points)\n"
-              << "submit: sbatch " << out << "/sweep.slurm\n"
-              << "merge:  " << cli::self_exe() << " sweep --sweep " << s.file << " --out " << out << " --merge-only\n";
+    // Absolute paths: a job starts in whatever folder it was submitted from, on another node.
+    auto absolute = [](const std::string& f) {
+      if (!f.empty() && f[0] == '/') return f;
+      char cwd[4096];
+      if (!getcwd(cwd, sizeof cwd)) throw Error(f, "", "cannot resolve the working folder");
+      return std::string(cwd) + "/" + f;
+    };
+    sweep::SlurmOptions so;
+    so.tasks = static_cast<size_t>(p.get_int("emit-slurm", 1, 100000));
+    so.throttle = static_cast<size_t>(p.get_int("throttle", 0, 100000));
+    so.cpus_per_task = static_cast<unsigned>(p.get_int("cpus-per-task", 1, 1024));
+    so.hifsim = cli::self_exe();
+    so.sweep_file = absolute(s.file);
+    so.out_dir = absolute(out);
+    so.eval_args = {"--cost-sample", std::to_string(cost_sample)};
+    const sweep::SlurmFiles f = sweep::slurm_files(s, so);  // validates before anything is created
+    make_dirs(so.out_dir + "/logs");  // also created by submit.sh: Slurm needs it before a job starts
+    io::write_file_atomic(so.out_dir + "/sweep.slurm", f.array_script);
+    io::write_file_atomic(so.out_dir + "/merge.slurm", f.merge_script);
+    io::write_file_atomic(so.out_dir + "/submit.sh", f.submit_script);
+    std::cout << "wrote " << so.out_dir << "/sweep.slurm (" << so.tasks << " tasks, " << all.size()
+              << " points), merge.slurm and submit.sh\n"
+              << "submit: bash " << sweep::shell_quote(so.out_dir + "/submit.sh") << "   (the array, then the merge after it)\n"
+              << "merge:  " << sweep::shell_quote(so.hifsim) << " sweep --sweep " << sweep::shell_quote(so.sweep_file)
+              << " --out " << sweep::shell_quote(so.out_dir) << " --cost-sample " << cost_sample << " --merge-only\n";
     return 0;
   }
   if (!p.is_set("merge-only")) {
-    std::vector<sweep::Point> pts = all;
-    if (p.has("shard")) {
-      const auto [i, n] = sweep::parse_shard(p.get("shard"));
-      pts = sweep::shard(all, i, n);
-    }
     eval::UnitEvalOptions uo;
     uo.threads = 1;  // points run in parallel: one thread each
-    uo.activity_sample = static_cast<size_t>(p.get_int("cost-sample", 16, 1000000));
-    sweep::RunOptions ro;
+    uo.activity_sample = static_cast<size_t>(cost_sample);
     ro.jobs = static_cast<unsigned>(p.get_int("jobs", 0, 1024));
     ro.quiet = p.is_set("quiet");
     ro.max_points = static_cast<size_t>(p.get_int("max-points", 0, 1LL << 40));
     eval::SweepPointEvaluator evaluate(s, uo);
     sweep::run_points(pts, out, std::ref(evaluate), ro);
+    if (p.has("shard")) {
+      // A shard does not merge: the other shards may still be writing (the merge runs after
+      // them, --merge-only). It records its run and says whether its own points are finished.
+      const auto done = sweep::finished_ids(out);
+      size_t left = 0;
+      for (const auto& pt : pts) left += !done.count(pt.id);
+      Manifest m;
+      m.command = "sweep";
+      m.argv = argv;
+      m.add_config(s.file);
+      m.add_config(s.base);
+      m.extra.emplace_back("shard", p.get("shard"));
+      m.write(out + "/manifest-" + ro.tag + ".json");
+      if (!p.is_set("quiet"))
+        std::cerr << "[sweep] " << ro.tag << ": " << (pts.size() - left) << "/" << pts.size() << " points finished\n";
+      return left == 0 ? 0 : 1;
+    }
   }
   const size_t rows = sweep::merge_results(s, all, out);
   Manifest m;
@@ -98,7 +145,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/pareto.py", out + "/results.csv",
                     "--out", out + "/pareto"},
                    {}, "pareto plot");
-  return rows == all.size() || p.has("shard") ? 0 : 1;
+  return rows == all.size() ? 0 : 1;
 }
 }  // namespace
 

@@ -16,7 +16,7 @@
 
 #include "eval/accuracy_memo.hpp"
 #include "eval/unit_eval.hpp"
-#include "sweep/sweep.hpp"
+#include "sweep/points.hpp"
 
 namespace hifsim::eval {
 

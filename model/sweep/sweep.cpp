@@ -2,25 +2,13 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <mutex>
 #include <set>
-#include <sstream>
-#include <thread>
-#include <unistd.h>
 
-#include "io/npy.hpp"
 #include "io/yaml_input.hpp"
 #include "util/checked.hpp"
 #include "util/files.hpp"
 #include "util/error.hpp"
 #include "util/manifest.hpp"
-#include "util/parallel.hpp"
 
 namespace hifsim::sweep {
 namespace {
@@ -65,35 +53,6 @@ void check_keys(const YAML::Node& n, const std::string& file, const std::string&
   }
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o;
-}
-
-// Flattens a parsed JSON object into dotted keys (scalars only).
-void flatten(const YAML::Node& n, const std::string& prefix, std::vector<std::pair<std::string, std::string>>& out) {
-  if (n.IsMap()) {
-    for (auto it = n.begin(); it != n.end(); ++it)
-      flatten(it->second, prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar(), out);
-  } else if (n.IsScalar()) {
-    out.emplace_back(prefix, n.Scalar());
-  }
-}
-
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"') o += '"';
-    o += c;
-  }
-  return o + "\"";
-}
-
 }  // namespace
 
 std::string SweepSpec::workload_key() const {
@@ -103,6 +62,7 @@ std::string SweepSpec::workload_key() const {
     k += "|accuracy:" + file_hash(accuracy_trace + "/trace.yaml") + ":";
     for (const auto& o : accuracy_ops) k += o + ",";
   }
+  if (!evaluation.empty()) k += "|evaluation:" + evaluation;
   return k;
 }
 
@@ -184,215 +144,6 @@ SweepSpec load_sweep(const std::string& path) {
   }
   if (s.axis_paths.empty()) throw Error(path, "grid", "nothing to sweep: give grid and/or zip");
   return s;
-}
-
-std::vector<Point> expand(const SweepSpec& s) {
-  // Axes in order: every grid path, then every zip group (one axis each, values varied together).
-  struct Axis {
-    std::vector<std::string> paths;
-    std::vector<std::vector<std::string>> values;  // values[i] = one value per path
-  };
-  std::vector<Axis> axes;
-  for (const auto& [p, vals] : s.grid) {
-    Axis a;
-    a.paths = {p};
-    for (const auto& v : vals) a.values.push_back({v});
-    axes.push_back(a);
-  }
-  for (const auto& group : s.zips) {
-    Axis a;
-    for (const auto& [p, v] : group) a.paths.push_back(p);
-    for (size_t i = 0; i < group.front().second.size(); ++i) {
-      std::vector<std::string> row;
-      for (const auto& [p, v] : group) row.push_back(v[i]);
-      a.values.push_back(row);
-    }
-    axes.push_back(a);
-  }
-  // The grid's size with checked arithmetic: a product that wraps (2^64 points -> 0) must not
-  // pass as an empty sweep, and a sweep far beyond what can be listed is refused up front.
-  uint64_t total = 1;
-  for (const auto& a : axes)
-    if (!mul_u64(total, a.values.size(), total) || total > kMaxPoints)
-      throw Error(s.file, "grid", "expands to more than " + std::to_string(kMaxPoints) + " points (the limit; split the sweep)");
-  const std::string key = s.workload_key();
-  std::vector<Point> pts(total);
-  for (size_t i = 0; i < total; ++i) {
-    Point& p = pts[i];
-    p.index = i;
-    p.overrides = s.fixed;
-    uint64_t rem = i;
-    // The last axis varies fastest.
-    std::vector<size_t> pick(axes.size());
-    for (size_t k = axes.size(); k-- > 0;) {
-      pick[k] = rem % axes[k].values.size();
-      rem /= axes[k].values.size();
-    }
-    for (size_t k = 0; k < axes.size(); ++k)
-      for (size_t j = 0; j < axes[k].paths.size(); ++j) {
-        p.axes.emplace_back(axes[k].paths[j], axes[k].values[pick[k]][j]);
-        p.overrides.push_back(axes[k].paths[j] + "=" + axes[k].values[pick[k]][j]);
-      }
-    std::vector<std::string> sorted = p.overrides;
-    std::sort(sorted.begin(), sorted.end());
-    std::string content = std::string(kSweepSchema) + "\n" + s.base_hash + "\n" + key + "\n";
-    for (const auto& o : sorted) content += o + "\n";
-    p.id = fnv1a64_hex(content);
-  }
-  return pts;
-}
-
-std::pair<size_t, size_t> parse_shard(const std::string& s) {
-  const size_t slash = s.find('/');
-  auto num = [&](const std::string& t) {
-    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos)
-      throw Error("--shard", s, "expected i/N with integers 0 <= i < N");
-    return static_cast<size_t>(std::stoull(t));
-  };
-  if (slash == std::string::npos) throw Error("--shard", s, "expected i/N with integers 0 <= i < N");
-  const size_t i = num(s.substr(0, slash)), n = num(s.substr(slash + 1));
-  if (n == 0 || i >= n) throw Error("--shard", s, "expected i/N with integers 0 <= i < N");
-  return {i, n};
-}
-
-std::vector<Point> shard(const std::vector<Point>& all, size_t i, size_t n) {
-  std::vector<Point> out;
-  for (size_t k = i; k < all.size(); k += n) out.push_back(all[k]);
-  return out;
-}
-
-bool point_done(const std::string& out_dir, const Point& p) {
-  std::ifstream f(out_dir + "/points/" + p.id + "/result.json");
-  if (!f) return false;
-  std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  return s.find("\"status\": \"ok\"") != std::string::npos;
-}
-
-size_t run_points(const std::vector<Point>& points, const std::string& out_dir, const Evaluator& evaluate,
-                  const RunOptions& o) {
-  std::vector<const Point*> todo;
-  for (const Point& p : points)
-    if (!point_done(out_dir, p)) todo.push_back(&p);
-  if (o.max_points && todo.size() > o.max_points) todo.resize(o.max_points);
-  const size_t skipped = points.size() - todo.size();
-  if (!o.quiet)
-    std::cerr << "[sweep] " << points.size() << " points, " << (points.size() - todo.size()) << " already done, "
-              << todo.size() << " to run\n";
-  (void)skipped;
-  std::atomic<size_t> next{0}, done{0};
-  std::mutex mu;
-  std::exception_ptr first_error;
-  const auto t0 = std::chrono::steady_clock::now();
-  const bool tty = isatty(2);
-  auto progress = [&](size_t d) {
-    if (o.quiet) return;
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double eta = d ? el / d * (todo.size() - d) : 0;
-    const int width = 30, fill = todo.empty() ? width : static_cast<int>(width * d / todo.size());
-    char line[160];
-    std::snprintf(line, sizeof line, "[sweep] [%s%s] %zu/%zu points  %.0f s elapsed, eta %.0f s",
-                  std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(), d, todo.size(), el, eta);
-    std::lock_guard<std::mutex> lk(mu);
-    if (tty) std::cerr << "\r" << line << (d == todo.size() ? "\n" : "") << std::flush;
-    else if (d == todo.size() || d % std::max<size_t>(1, todo.size() / 10) == 0) std::cerr << line << "\n";
-  };
-  const unsigned jobs = std::min<unsigned>(resolve_threads(o.jobs), static_cast<unsigned>(std::max<size_t>(1, todo.size())));
-  std::vector<std::thread> pool;
-  for (unsigned w = 0; w < jobs; ++w) {
-    pool.emplace_back([&] {
-      for (;;) {
-        const size_t i = next++;
-        if (i >= todo.size()) return;
-        {
-          std::lock_guard<std::mutex> lk(mu);
-          if (first_error) return;
-        }
-        const Point& p = *todo[i];
-        try {
-          const std::string json = evaluate(p);
-          const std::string dir = out_dir + "/points/" + p.id;
-          make_dirs(dir);
-          std::string pt = "{\n  \"id\": \"" + p.id + "\",\n  \"index\": " + std::to_string(p.index) + ",\n  \"overrides\": [";
-          for (size_t k = 0; k < p.overrides.size(); ++k) pt += (k ? ", \"" : "\"") + json_escape(p.overrides[k]) + "\"";
-          pt += "]\n}\n";
-          io::write_file_atomic(dir + "/point.json", pt);
-          io::write_file_atomic(dir + "/result.json", json);  // last: marks the point finished
-        } catch (...) {
-          std::lock_guard<std::mutex> lk(mu);
-          if (!first_error) first_error = std::current_exception();
-          return;
-        }
-        progress(++done);
-      }
-    });
-  }
-  for (auto& t : pool) t.join();
-  if (first_error) std::rethrow_exception(first_error);
-  return done;
-}
-
-size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir) {
-  std::vector<std::string> cols;
-  std::set<std::string> colset;
-  std::vector<std::pair<const Point*, std::vector<std::pair<std::string, std::string>>>> rows;
-  std::string missing;
-  for (const Point& p : all) {
-    if (!point_done(out_dir, p)) {
-      missing += p.id + "\n";
-      continue;
-    }
-    YAML::Node r;
-    const std::string rp = out_dir + "/points/" + p.id + "/result.json";
-    try {
-      r = YAML::LoadFile(rp);
-    } catch (const YAML::Exception& e) {
-      throw Error(rp, "", "unreadable result: " + e.msg);
-    }
-    std::vector<std::pair<std::string, std::string>> flat;
-    flatten(r, "", flat);
-    for (const auto& [k, v] : flat)
-      if (k != "status" && colset.insert(k).second) cols.push_back(k);
-    rows.emplace_back(&p, flat);
-  }
-  std::ostringstream csv;
-  csv << "id";
-  for (const auto& a : s.axis_paths) csv << "," << csv_cell(a);
-  for (const auto& c : cols) csv << "," << csv_cell(c);
-  csv << "\n";
-  for (const auto& [p, flat] : rows) {
-    std::map<std::string, std::string> m(flat.begin(), flat.end());
-    csv << p->id;
-    for (const auto& [path, v] : p->axes) {
-      (void)path;
-      csv << "," << csv_cell(v);
-    }
-    for (const auto& c : cols) csv << "," << csv_cell(m.count(c) ? m[c] : "");
-    csv << "\n";
-  }
-  make_dirs(out_dir);
-  io::write_file_atomic(out_dir + "/results.csv", csv.str());
-  io::write_file_atomic(out_dir + "/missing.txt", missing);
-  return rows.size();
-}
-
-std::string slurm_script(const SweepSpec& s, const std::string& out_dir, size_t tasks, const std::string& bin) {
-  std::ostringstream o;
-  o << "#!/bin/bash\n"
-    << "# Slurm job array for the hifsim sweep '" << s.name << "' (" << s.file << ").\n"
-    << "# Submit:   sbatch " << out_dir << "/sweep.slurm\n"
-    << "# Merge:    " << bin << " sweep --sweep " << s.file << " --out " << out_dir << " --merge-only\n"
-    << "#           (or: sbatch --dependency=afterok:<jobid> --wrap \"" << bin << " sweep --sweep " << s.file
-    << " --out " << out_dir << " --merge-only\")\n"
-    << "# Each task runs one shard; finished points are skipped, so a resubmitted task resumes.\n"
-    << "#SBATCH --job-name=hifsim-" << s.name << "\n"
-    << "#SBATCH --array=0-" << (tasks ? tasks - 1 : 0) << "\n"
-    << "#SBATCH --cpus-per-task=2\n"
-    << "#SBATCH --output=" << out_dir << "/logs/slurm-%A_%a.log\n"
-    << "set -euo pipefail\n"
-    << "mkdir -p " << out_dir << "/logs\n"
-    << "\"" << bin << "\" sweep --sweep \"" << s.file << "\" --out \"" << out_dir
-    << "\" --shard \"${SLURM_ARRAY_TASK_ID}/" << tasks << "\" --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --quiet\n";
-  return o.str();
 }
 
 }  // namespace hifsim::sweep

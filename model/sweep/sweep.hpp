@@ -15,23 +15,18 @@
 //     array.cols: [16, 32]
 //   zip:                                         # optional groups; lists in a group have equal length
 //     - {pe.format: [hif4, nvfp4], pe.acc: [fp32, fp32]}
+//
+// This file reads the sweep file; points.hpp expands it, run_points.hpp evaluates the points into
+// the folder's records (records.hpp), merge.hpp merges them, slurm.hpp writes the Slurm scripts.
 #pragma once
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hifsim::sweep {
 
 inline constexpr const char* kSweepSchema = "hifsim-sweep/1";
-
-struct Point {
-  size_t index = 0;                    // position in the full expansion
-  std::string id;                      // 16 hex digits: content hash of everything that defines it
-  std::vector<std::string> overrides;  // "path=value", in the sweep's axis order
-  std::vector<std::pair<std::string, std::string>> axes;  // path -> value
-};
 
 struct SweepSpec {
   std::string file, dir;      // the sweep file and its folder
@@ -46,41 +41,13 @@ struct SweepSpec {
   std::vector<std::string> axis_paths;  // every swept path, grid first then zip groups
   std::vector<std::pair<std::string, std::vector<std::string>>> grid;
   std::vector<std::vector<std::pair<std::string, std::vector<std::string>>>> zips;
-  std::string workload_key() const;     // canonical text of the workload (part of every id)
+  // Evaluation options that change results and are not in the sweep file (the command's
+  // --cost-sample when not the default), "" by default: part of every id when not empty, so a
+  // folder never mixes points evaluated differently, and default ids stay as they always were.
+  std::string evaluation;
+  std::string workload_key() const;     // canonical text of the workload and evaluation (part of every id)
 };
 
 // Reads and validates a sweep file (hifsim::Error(file, field, reason) on any problem).
 SweepSpec load_sweep(const std::string& path);
-// All points: cartesian(grid) x each zip group (groups multiply with each other and the grid).
-// At most kMaxPoints: every point is listed in memory with its overrides (a few hundred bytes
-// each), and the largest sweeps hifsim is built for have 10^5 points; 10x that is the limit, and
-// more (or a product that overflows 64 bits) is an error naming the sweep file and `grid`.
-inline constexpr uint64_t kMaxPoints = 1000000;
-std::vector<Point> expand(const SweepSpec& s);
-// The points of shard i of n (i in [0, n)): every n-th point starting at i.
-std::vector<Point> shard(const std::vector<Point>& all, size_t i, size_t n);
-// "i/N" -> (i, N); throws hifsim::Error naming --shard.
-std::pair<size_t, size_t> parse_shard(const std::string& s);
-
-// Runs the points not finished yet (DIR/points/<id>/result.json present and complete), `jobs`
-// in parallel, calling `evaluate` (which returns the JSON of the point's result; it must be
-// thread-safe). Progress on stderr unless quiet. Returns the number of points evaluated now.
-struct RunOptions {
-  unsigned jobs = 0;          // 0 = all cores
-  bool quiet = false;
-  size_t max_points = 0;      // stop after this many new points (0 = no limit; tests interrupt with it)
-};
-using Evaluator = std::function<std::string(const Point&)>;
-size_t run_points(const std::vector<Point>& points, const std::string& out_dir, const Evaluator& evaluate,
-                  const RunOptions& o);
-bool point_done(const std::string& out_dir, const Point& p);
-
-// Merges every finished point's result.json into DIR/results.csv (one row per point, columns:
-// id, the swept axes, then every numeric/string field of the results in first-seen order).
-// Returns the number of rows; points without a result are listed in DIR/missing.txt.
-size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir);
-
-// A Slurm job-array script that runs the sweep in `tasks` shards and merges at the end.
-std::string slurm_script(const SweepSpec& s, const std::string& out_dir, size_t tasks, const std::string& hifsim_bin);
-
 }  // namespace hifsim::sweep

@@ -12,7 +12,7 @@
 #include "io/input_file.hpp"
 #include "io/npy.hpp"
 #include "io/trace.hpp"
-#include "sweep/sweep.hpp"
+#include "sweep/points.hpp"
 
 using namespace hifsim;
 using inputs_test::contains;

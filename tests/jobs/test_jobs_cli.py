@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The jobs through the CLI: a 100-point sweep runs in parallel, is interrupted (--max-points)
 and resumed (only the missing points run), merges into results.csv with a Pareto plot, and its
-Slurm script passes `bash -n`; `hifsim compare` on a fresh stories260K capture writes the report,
+Slurm files pass `bash -n` (tests/slurm runs them on a real slurmctld); `hifsim compare` on a fresh stories260K capture writes the report,
 which headless Chromium loads with every plot decoded and no console message, saving a screenshot
 as the test artefact (build/test-artifacts/report.png)."""
 import csv
@@ -38,9 +38,22 @@ class SweepCli(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
+    def records(self, out=None):
+        """id -> result text of every complete record line (docs/sweeps.md, "Outputs")."""
+        d = os.path.join(out or self.out, "records")
+        found = {}
+        for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            with open(os.path.join(d, name)) as f:
+                for line in f:
+                    if line.endswith("\n"):
+                        rec = json.loads(line)
+                        self.assertEqual(rec["result"]["status"], "ok")
+                        self.assertNotIn(rec["id"], found, "a point was evaluated twice")
+                        found[rec["id"]] = line[line.index(',"result":') + 10:-2]
+        return found
+
     def points_done(self):
-        d = os.path.join(self.out, "points")
-        return sorted(p for p in os.listdir(d) if os.path.isfile(os.path.join(d, p, "result.json"))) if os.path.isdir(d) else []
+        return sorted(self.records())
 
     def test_interrupted_sweep_resumes_and_merges(self):
         ids = [l.split()[0] for l in hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--dry-run").stdout.splitlines()]
@@ -53,12 +66,16 @@ class SweepCli(unittest.TestCase):
         self.assertEqual(len(first), 37)
         with open(os.path.join(self.out, "missing.txt")) as f:
             self.assertEqual(len(f.read().split()), 63)
-        # Resume: timestamps of finished points must not change (they are not rerun).
-        stamp = {p: os.path.getmtime(os.path.join(self.out, "points", p, "result.json")) for p in first}
+        # Resume: the first run's record file is left as it was; the rerun appends only the 63
+        # missing points to a file of its own (records() fails on a point evaluated twice).
+        rec = os.path.join(self.out, "records")
+        before = {n: open(os.path.join(rec, n)).read() for n in os.listdir(rec)}
         hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--jobs", "2", "--quiet")
         self.assertEqual(len(self.points_done()), 100)
-        for p, t in stamp.items():
-            self.assertEqual(os.path.getmtime(os.path.join(self.out, "points", p, "result.json")), t, p)
+        for n, text in before.items():
+            with open(os.path.join(rec, n)) as f:
+                self.assertEqual(f.read(), text, n)
+        self.assertEqual(len(os.listdir(rec)), len(before) + 1)
         with open(os.path.join(self.out, "results.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
         self.assertEqual(len(rows), 100)
@@ -82,27 +99,29 @@ class SweepCli(unittest.TestCase):
             self.assertEqual(t.num_rows, 100)
             self.assertEqual(sorted(t.column("id").to_pylist()), sorted(ids))
             self.assertEqual(t.column("cycles").to_pylist(), [int(r["cycles"]) for r in rows])
-        # Same points, same bits: a fresh run reproduces every result file.
+        # Same points, same bits: a fresh run with one thread reproduces every result.
         out2 = os.path.join(self.tmp, "sw2")
         hifsim("sweep", "--sweep", SWEEP, "--out", out2, "--jobs", "1", "--quiet", "--no-plots")
-        for p in ids[:10]:
-            with open(os.path.join(self.out, "points", p, "result.json")) as a, \
-                 open(os.path.join(out2, "points", p, "result.json")) as b:
-                self.assertEqual(a.read(), b.read())
+        self.assertEqual(self.records(out2), self.records())
 
     def test_slurm_script_and_shards(self):
-        r = hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--emit-slurm", "8")
-        script = os.path.join(self.out, "sweep.slurm")
+        r = hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--emit-slurm", "8", "--throttle", "3")
         self.assertIn("merge:", r.stdout)
-        self.assertEqual(subprocess.run(["bash", "-n", script]).returncode, 0)
-        with open(script) as f:
-            s = f.read()
-        self.assertIn("#SBATCH --array=0-7", s)
-        # Two shards together cover the sweep exactly once.
+        for name in ("sweep.slurm", "merge.slurm", "submit.sh"):
+            self.assertEqual(subprocess.run(["bash", "-n", os.path.join(self.out, name)]).returncode, 0, name)
+        with open(os.path.join(self.out, "sweep.slurm")) as f:
+            self.assertIn("#SBATCH --array=0-7%3\n", f.read())
+        # The log folder exists before anything is submitted (Slurm opens the log first).
+        self.assertTrue(os.path.isdir(os.path.join(self.out, "logs")))
+        # Two shards together cover the sweep exactly once; shards do not merge, --merge-only does.
         hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--shard", "0/2", "--quiet", "--no-plots")
         self.assertEqual(len(self.points_done()), 50)
         hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--shard", "1/2", "--quiet", "--no-plots")
         self.assertEqual(len(self.points_done()), 100)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "results.csv")))
+        hifsim("sweep", "--sweep", SWEEP, "--out", self.out, "--merge-only", "--quiet", "--no-plots")
+        with open(os.path.join(self.out, "results.csv"), newline="") as f:
+            self.assertEqual(len(list(csv.DictReader(f))), 100)
 
     def test_bad_sweep_file(self):
         bad = os.path.join(self.tmp, "bad.yaml")
@@ -114,7 +133,7 @@ class SweepCli(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("array.rows", r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-        self.assertFalse(os.path.exists(os.path.join(self.out, "points")))
+        self.assertFalse(os.path.exists(self.out))
 
 
 class CompareReport(unittest.TestCase):

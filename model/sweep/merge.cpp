@@ -1,0 +1,77 @@
+#include "sweep/merge.hpp"
+
+#include <iostream>
+#include <unordered_map>
+
+#include "io/npy.hpp"
+#include "sweep/flat_json.hpp"
+#include "sweep/records.hpp"
+#include "util/error.hpp"
+#include "util/files.hpp"
+
+namespace hifsim::sweep {
+namespace {
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+FlatFields fields_of(const RecordSet& set, const StoredResult& r) {
+  FlatFields f;
+  std::string err;
+  // read_records parsed every text it kept; a failure here would be a bug, not bad input.
+  if (!flatten_json_object(r.text, f, err)) throw Error(set.where(r), "", "unreadable result: " + err);
+  return f;
+}
+
+}  // namespace
+
+size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir) {
+  const RecordSet set = read_records(out_dir, true);
+  for (const auto& p : set.problems) std::cerr << "[sweep] warning: " << p << "\n";
+  // Two passes over the finished points, parsing each result twice, instead of holding every
+  // row's cells: the columns (first-seen order) must be known before the first row is written,
+  // and at 10^5 points the cells would need ~100 MB.
+  std::vector<std::string> cols;
+  std::unordered_map<std::string, size_t> col_of;
+  std::string missing;
+  size_t rows = 0;
+  for (const Point& p : all) {
+    const auto it = set.done.find(p.id);
+    if (it == set.done.end()) {
+      missing += p.id + "\n";
+      continue;
+    }
+    ++rows;
+    for (const auto& [k, v] : fields_of(set, it->second))
+      if (k != "status" && col_of.emplace(k, cols.size()).second) cols.push_back(k);
+  }
+  std::string csv = "id";
+  for (const auto& a : s.axis_paths) csv += "," + csv_cell(a);
+  for (const auto& c : cols) csv += "," + csv_cell(c);
+  csv += "\n";
+  std::vector<std::string> cells(cols.size());
+  for (const Point& p : all) {
+    const auto it = set.done.find(p.id);
+    if (it == set.done.end()) continue;
+    std::fill(cells.begin(), cells.end(), std::string());
+    for (auto& [k, v] : fields_of(set, it->second))
+      if (k != "status") cells[col_of.at(k)] = std::move(v);
+    csv += p.id;
+    for (const auto& [path, v] : p.axes) csv += "," + csv_cell(v);
+    for (const auto& c : cells) csv += "," + csv_cell(c);
+    csv += "\n";
+  }
+  make_dirs(out_dir);
+  io::write_file_atomic(out_dir + "/results.csv", csv);
+  io::write_file_atomic(out_dir + "/missing.txt", missing);
+  return rows;
+}
+
+}  // namespace hifsim::sweep

@@ -3,6 +3,8 @@
 #
 #   Debian packages (apt):  the C++/RTL toolchain and libraries.
 #   PyPI (pip, into .venv): numpy, matplotlib and the external format oracles.
+#   --slurm: also slurm-wlm and munge, for the one-node Slurm cluster of tests/slurm (the test
+#            asks for them itself; nobody else needs Slurm daemons installed).
 #
 # Runs as root; as another user it prints the exact command to run instead.
 # Every step says what it does. Nothing is installed that is already present.
@@ -21,6 +23,9 @@ APT_PACKAGES=(
   chromium  # headless check of the HTML report (tests/jobs)
   ngspice opensta  # sky130 cell characterization and static timing (scripts/pdk, docs/cost.md)
 )
+if [[ ${1:-} == --slurm ]]; then
+  APT_PACKAGES+=(slurm-wlm munge)
+fi
 # Pinned so that a fresh machine computes the same oracle answers as ours did.
 PIP_PACKAGES=(
   "numpy==2.4.6" "matplotlib==3.10.8" "en-dtypes==0.0.4" "ml-dtypes==0.6.0" "pyyaml==6.0.3" "gguf==0.19.0"

@@ -57,13 +57,14 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   // The points this run evaluates (all, or one shard's): each one's config is checked before
   // anything runs, so a bad axis value fails at once. Only these: at 10^5 points checking all of
   // them costs ~35 s, which every array task and the merge would pay again.
-  std::vector<sweep::Point> pts = all;
+  std::vector<sweep::Point> shard_points;
   sweep::RunOptions ro;
   if (p.has("shard")) {
     const auto [i, n] = sweep::parse_shard(p.get("shard"));
-    pts = sweep::shard(all, i, n);
+    shard_points = sweep::shard(all, i, n);
     ro.tag = "shard-" + std::to_string(i) + "-of-" + std::to_string(n);
   }
+  const std::vector<sweep::Point>& pts = p.has("shard") ? shard_points : all;
   if (!p.is_set("merge-only")) eval::check_sweep_points(s, pts);
   if (p.is_set("dry-run")) {
     for (const auto& pt : all) {

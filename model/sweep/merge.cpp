@@ -64,7 +64,8 @@ size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const st
     for (auto& [k, v] : fields_of(set, it->second))
       if (k != "status") cells[col_of.at(k)] = std::move(v);
     csv += p.id;
-    for (const auto& [path, v] : p.axes) csv += "," + csv_cell(v);
+    for (size_t k = s.fixed.size(); k < p.overrides.size(); ++k)  // the swept values, in axis order
+      csv += "," + csv_cell(p.overrides[k].substr(p.overrides[k].find('=') + 1));
     for (const auto& c : cells) csv += "," + csv_cell(c);
     csv += "\n";
   }

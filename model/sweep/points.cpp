@@ -65,10 +65,7 @@ std::vector<Point> expand(const SweepSpec& s) {
       rem /= axes[k].values.size();
     }
     for (size_t k = 0; k < axes.size(); ++k)
-      for (size_t j = 0; j < axes[k].paths.size(); ++j) {
-        p.axes.emplace_back(axes[k].paths[j], axes[k].values[pick[k]][j]);
-        p.overrides.push_back(axes[k].paths[j] + "=" + axes[k].values[pick[k]][j]);
-      }
+      for (size_t j = 0; j < axes[k].paths.size(); ++j) p.overrides.push_back(axes[k].paths[j] + "=" + axes[k].values[pick[k]][j]);
     std::vector<std::string> sorted = p.overrides;
     std::sort(sorted.begin(), sorted.end());
     std::string content = std::string(kSweepSchema) + "\n" + s.base_hash + "\n" + key + "\n";

@@ -14,8 +14,9 @@ namespace hifsim::sweep {
 struct Point {
   size_t index = 0;                    // position in the full expansion
   std::string id;                      // 16 hex digits: content hash of everything that defines it
-  std::vector<std::string> overrides;  // "path=value", in the sweep's axis order
-  std::vector<std::pair<std::string, std::string>> axes;  // path -> value
+  // "path=value": the sweep's `set` first, then one per swept path in SweepSpec::axis_paths
+  // order (the only copy of the point's values: 10^5 points hold ~100 MB of these).
+  std::vector<std::string> overrides;
 };
 
 // A sweep holds every point in memory (about 700 bytes each with seven axes: 10^5 points take

@@ -10,7 +10,6 @@
 #include "command.hpp"
 #include "eval/sweep_point.hpp"
 #include "files_and_children.hpp"
-#include "io/npy.hpp"
 #include "sweep/merge.hpp"
 #include "sweep/run_points.hpp"
 #include "sweep/slurm.hpp"
@@ -29,6 +28,52 @@
 namespace {
 using namespace hifsim;
 
+Manifest sweep_manifest(const sweep::SweepSpec& s, const std::vector<std::string>& argv) {
+  Manifest m;
+  m.command = "sweep";
+  m.argv = argv;
+  m.add_config(s.file);
+  m.add_config(s.base);
+  return m;
+}
+
+std::string absolute(const std::string& f) {
+  if (!f.empty() && f[0] == '/') return f;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd)) throw Error(f, "", "cannot resolve the working folder");
+  return std::string(cwd) + "/" + f;
+}
+
+// --emit-slurm: the three Slurm files and the log folder, nothing submitted.
+int emit_slurm(const cli::ArgParser& p, const sweep::SweepSpec& s, size_t points, long long cost_sample,
+               const std::vector<std::string>& argv) {
+  sweep::SlurmOptions so;
+  so.tasks = static_cast<size_t>(p.get_int("emit-slurm", 1, 100000));
+  so.throttle = static_cast<size_t>(p.get_int("throttle", 0, 100000));
+  so.cpus_per_task = static_cast<unsigned>(p.get_int("cpus-per-task", 1, 1024));
+  // Absolute paths: a job starts in whatever folder it was submitted from, on another node.
+  so.hifsim = cli::self_exe();
+  so.sweep_file = absolute(s.file);
+  so.out_dir = absolute(p.get("out"));
+  so.eval_args = {"--cost-sample", std::to_string(cost_sample)};
+  const sweep::SlurmFiles f = sweep::slurm_files(s, so);  // refuses a folder no #SBATCH line can hold
+  const std::string& dir = so.out_dir;
+  OutputSet outs(dir + "/manifest-slurm.json");
+  for (const char* name : {"/sweep.slurm", "/merge.slurm", "/submit.sh"}) outs.expect(dir + name);
+  check_output_dir(dir + "/logs");
+  outs.add(dir + "/sweep.slurm", f.array_script, "the job array, one shard per task");
+  outs.add(dir + "/merge.slurm", f.merge_script, "the merge job");
+  outs.add(dir + "/submit.sh", f.submit_script, "submits the array and the merge after it");
+  outs.write();
+  make_dirs(dir + "/logs");  // also made by submit.sh: Slurm opens a log before the job starts
+  outs.finish(sweep_manifest(s, argv));
+  std::cout << "wrote " << dir << "/sweep.slurm (" << so.tasks << " tasks, " << points << " points), merge.slurm and submit.sh\n"
+            << "submit: bash " << sweep::shell_quote(dir + "/submit.sh") << "   (the array, then the merge after it)\n"
+            << "merge:  " << sweep::shell_quote(so.hifsim) << " sweep --sweep " << sweep::shell_quote(so.sweep_file)
+            << " --out " << sweep::shell_quote(dir) << " --cost-sample " << cost_sample << " --merge-only\n";
+  return 0;
+}
+
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p("hifsim sweep --sweep S.yaml --out DIR [--jobs N] [--shard i/N] [--emit-slurm N] [--merge-only]",
                    "Evaluate every point of a design sweep (docs/sweeps.md): cycles, utilization, area, energy,\n"
@@ -37,7 +82,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   p.option("sweep", "S.yaml", "sweep file (schema hifsim-sweep/1)", std::nullopt, true);
   p.option("out", "DIR", "output folder (records/, results.csv, pareto.png)", std::nullopt, true);
   p.option("jobs", "N", "points evaluated in parallel, 0 = all cores", std::string("0"));
-  p.option("shard", "i/N", "run only shard i of N (every N-th point from i)");
+  p.option("shard", "i/N", "run only shard i of N (every N-th point from i); a shard does not merge");
   p.option("emit-slurm", "N", "write DIR/sweep.slurm (a Slurm job array of N shards), DIR/merge.slurm and DIR/submit.sh, and exit");
   p.option("throttle", "K", "with --emit-slurm: at most K array tasks run at once (#SBATCH --array=...%K)", std::string("0"));
   p.option("cpus-per-task", "C", "with --emit-slurm: CPUs per array task, each evaluating C points at once", std::string("1"));
@@ -74,33 +119,16 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     }
     return 0;
   }
-  if (p.has("emit-slurm")) {
-    // Absolute paths: a job starts in whatever folder it was submitted from, on another node.
-    auto absolute = [](const std::string& f) {
-      if (!f.empty() && f[0] == '/') return f;
-      char cwd[4096];
-      if (!getcwd(cwd, sizeof cwd)) throw Error(f, "", "cannot resolve the working folder");
-      return std::string(cwd) + "/" + f;
-    };
-    sweep::SlurmOptions so;
-    so.tasks = static_cast<size_t>(p.get_int("emit-slurm", 1, 100000));
-    so.throttle = static_cast<size_t>(p.get_int("throttle", 0, 100000));
-    so.cpus_per_task = static_cast<unsigned>(p.get_int("cpus-per-task", 1, 1024));
-    so.hifsim = cli::self_exe();
-    so.sweep_file = absolute(s.file);
-    so.out_dir = absolute(out);
-    so.eval_args = {"--cost-sample", std::to_string(cost_sample)};
-    const sweep::SlurmFiles f = sweep::slurm_files(s, so);  // validates before anything is created
-    make_dirs(so.out_dir + "/logs");  // also created by submit.sh: Slurm needs it before a job starts
-    io::write_file_atomic(so.out_dir + "/sweep.slurm", f.array_script);
-    io::write_file_atomic(so.out_dir + "/merge.slurm", f.merge_script);
-    io::write_file_atomic(so.out_dir + "/submit.sh", f.submit_script);
-    std::cout << "wrote " << so.out_dir << "/sweep.slurm (" << so.tasks << " tasks, " << all.size()
-              << " points), merge.slurm and submit.sh\n"
-              << "submit: bash " << sweep::shell_quote(so.out_dir + "/submit.sh") << "   (the array, then the merge after it)\n"
-              << "merge:  " << sweep::shell_quote(so.hifsim) << " sweep --sweep " << sweep::shell_quote(so.sweep_file)
-              << " --out " << sweep::shell_quote(so.out_dir) << " --cost-sample " << cost_sample << " --merge-only\n";
-    return 0;
+  if (p.has("emit-slurm")) return emit_slurm(p, s, all.size(), cost_sample, argv);
+
+  // A shard writes its records and its own manifest; a full run or --merge-only merges, plots
+  // and writes manifest.json last. Every output is checked before the work.
+  const bool merging = !p.has("shard");
+  OutputSet outs(out + (merging ? "/manifest.json" : "/manifest-" + ro.tag + ".json"));
+  if (merging) {
+    outs.expect(out + "/results.csv");
+    outs.expect(out + "/missing.txt");
+    check_folder_entries(out);  // the Python plot and Parquet scripts write there
   }
   if (!p.is_set("merge-only")) {
     eval::UnitEvalOptions uo;
@@ -111,42 +139,40 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     ro.max_points = static_cast<size_t>(p.get_int("max-points", 0, 1LL << 40));
     eval::SweepPointEvaluator evaluate(s, uo);
     sweep::run_points(pts, out, std::ref(evaluate), ro);
-    if (p.has("shard")) {
-      // A shard does not merge: the other shards may still be writing (the merge runs after
-      // them, --merge-only). It records its run and says whether its own points are finished.
-      const auto done = sweep::finished_ids(out);
-      size_t left = 0;
-      for (const auto& pt : pts) left += !done.count(pt.id);
-      Manifest m;
-      m.command = "sweep";
-      m.argv = argv;
-      m.add_config(s.file);
-      m.add_config(s.base);
-      m.extra.emplace_back("shard", p.get("shard"));
-      m.write(out + "/manifest-" + ro.tag + ".json");
-      if (!p.is_set("quiet"))
-        std::cerr << "[sweep] " << ro.tag << ": " << (pts.size() - left) << "/" << pts.size() << " points finished\n";
-      return left == 0 ? 0 : 1;
-    }
   }
-  const size_t rows = sweep::merge_results(s, all, out);
-  Manifest m;
-  m.command = "sweep";
-  m.argv = argv;
-  m.add_config(s.file);
-  m.add_config(s.base);
-  m.outputs.emplace_back(out + "/results.csv", std::to_string(rows) + " of " + std::to_string(all.size()) + " points");
-  m.write(out + "/manifest.json");
-  if (!p.is_set("quiet")) std::cerr << "[sweep] " << rows << "/" << all.size() << " points in " << out << "/results.csv\n";
+  Manifest m = sweep_manifest(s, argv);
+  if (!merging) {
+    // The other shards may still be writing: the merge runs after them (--merge-only).
+    const auto done = sweep::finished_ids(out);
+    size_t left = 0;
+    for (const auto& pt : pts) left += !done.count(pt.id);
+    m.extra.emplace_back("shard", p.get("shard"));
+    m.extra.emplace_back("finished", std::to_string(pts.size() - left) + " of " + std::to_string(pts.size()));
+    outs.write();
+    outs.finish(m);
+    if (!p.is_set("quiet"))
+      std::cerr << "[sweep] " << ro.tag << ": " << (pts.size() - left) << "/" << pts.size() << " points finished\n";
+    return left == 0 ? 0 : 1;
+  }
+  const sweep::MergedTable t = sweep::merge_table(s, all, out);
+  outs.add(out + "/results.csv", t.csv, std::to_string(t.rows) + " of " + std::to_string(all.size()) + " points");
+  outs.add(out + "/missing.txt", t.missing, "ids of the points without a result");
+  outs.write();
+  if (!p.is_set("quiet")) std::cerr << "[sweep] " << t.rows << "/" << all.size() << " points in " << out << "/results.csv\n";
   // Parquet copy of the merged CSV when pyarrow is installed (optional; the script says so if not).
-  if (rows > 0)
+  if (t.rows > 0) {
     cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/results_parquet.py", out + "/results.csv"},
                    {}, "parquet copy");
-  if (!p.is_set("no-plots") && rows > 0)
+    if (path_exists(out + "/results.parquet")) outs.add_external(out + "/results.parquet", "results.csv as Parquet");
+  }
+  if (!p.is_set("no-plots") && t.rows > 0) {
     cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/pareto.py", out + "/results.csv",
                     "--out", out + "/pareto"},
                    {}, "pareto plot");
-  return rows == all.size() ? 0 : 1;
+    for (const char* f : {"/pareto.png", "/pareto.svg", "/pareto.csv"}) outs.add_external(out + f, "Pareto front");
+  }
+  outs.finish(m);
+  return t.rows == all.size() ? 0 : 1;
 }
 }  // namespace
 

@@ -3,7 +3,6 @@
 #include <iostream>
 #include <unordered_map>
 
-#include "io/npy.hpp"
 #include "sweep/flat_json.hpp"
 #include "sweep/records.hpp"
 #include "util/error.hpp"
@@ -32,27 +31,27 @@ FlatFields fields_of(const RecordSet& set, const StoredResult& r) {
 
 }  // namespace
 
-size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir) {
+MergedTable merge_table(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir) {
   const RecordSet set = read_records(out_dir, true);
   for (const auto& p : set.problems) std::cerr << "[sweep] warning: " << p << "\n";
   // Two passes over the finished points, parsing each result twice, instead of holding every
   // row's cells: the columns (first-seen order) must be known before the first row is written,
   // and at 10^5 points the cells would need ~100 MB.
+  MergedTable t;
   std::vector<std::string> cols;
   std::unordered_map<std::string, size_t> col_of;
-  std::string missing;
-  size_t rows = 0;
   for (const Point& p : all) {
     const auto it = set.done.find(p.id);
     if (it == set.done.end()) {
-      missing += p.id + "\n";
+      t.missing += p.id + "\n";
       continue;
     }
-    ++rows;
+    ++t.rows;
     for (const auto& [k, v] : fields_of(set, it->second))
       if (k != "status" && col_of.emplace(k, cols.size()).second) cols.push_back(k);
   }
-  std::string csv = "id";
+  std::string& csv = t.csv;
+  csv = "id";
   for (const auto& a : s.axis_paths) csv += "," + csv_cell(a);
   for (const auto& c : cols) csv += "," + csv_cell(c);
   csv += "\n";
@@ -69,10 +68,15 @@ size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const st
     for (const auto& c : cells) csv += "," + csv_cell(c);
     csv += "\n";
   }
+  return t;
+}
+
+size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir) {
+  const MergedTable t = merge_table(s, all, out_dir);
   make_dirs(out_dir);
-  io::write_file_atomic(out_dir + "/results.csv", csv);
-  io::write_file_atomic(out_dir + "/missing.txt", missing);
-  return rows;
+  write_file_atomic(out_dir + "/results.csv", t.csv);
+  write_file_atomic(out_dir + "/missing.txt", t.missing);
+  return t.rows;
 }
 
 }  // namespace hifsim::sweep

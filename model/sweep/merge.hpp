@@ -9,8 +9,17 @@
 
 namespace hifsim::sweep {
 
-// Returns the number of rows. Damaged or incomplete record lines are named on stderr (their
-// points are missing); hifsim::Error when two records of one point differ.
+struct MergedTable {
+  std::string csv;      // results.csv
+  std::string missing;  // missing.txt: one id per line
+  size_t rows = 0;      // finished points
+};
+
+// Reads the records of out_dir and builds both files (writes nothing). Damaged or incomplete
+// record lines are named on stderr (their points are missing); hifsim::Error when two records of
+// one point differ.
+MergedTable merge_table(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir);
+// merge_table, then writes DIR/results.csv and DIR/missing.txt; returns the number of rows.
 size_t merge_results(const SweepSpec& s, const std::vector<Point>& all, const std::string& out_dir);
 
 }  // namespace hifsim::sweep

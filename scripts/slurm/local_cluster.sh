@@ -70,6 +70,10 @@ stop_cluster() {
   local slurmctld_pid="" watchdog_pid=""
   [[ -f $dir/pids/slurmctld ]] && slurmctld_pid=$(<"$dir/pids/slurmctld")
   [[ -f $dir/pids/watchdog ]] && watchdog_pid=$(<"$dir/pids/watchdog")
+  # The watchdog first (unless it is the one running this stop): the cluster is being stopped.
+  if [[ -n $watchdog_pid && $watchdog_pid != "${WATCHDOG_SELF:-}" ]]; then
+    kill -TERM "$watchdog_pid" 2>/dev/null || true
+  fi
   # Jobs first, while the controller can still cancel them; bounded.
   if [[ -n $slurmctld_pid ]] && kill -0 "$slurmctld_pid" 2>/dev/null; then
     local jobs t0=$SECONDS
@@ -85,19 +89,12 @@ stop_cluster() {
   for name in slurmd slurmctld munged; do
     [[ -f $dir/pids/$name ]] && stop_pid "$(<"$dir/pids/$name")" "$name"
   done
-  # Stragglers (a slurmstepd or a job whose slurmd is gone), by the environment marker.
+  # Stragglers (a slurmstepd or a job whose slurmd is gone), by their marks (cluster_pids).
   local p left=()
   for p in $(cluster_pids); do
-    [[ $p == "$watchdog_pid" ]] && continue
     stop_pid "$p" "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null || echo '?')" 3
   done
-  for p in $(cluster_pids); do
-    [[ $p == "$watchdog_pid" ]] || left+=("$p")
-  done
-  # The watchdog last (unless it is the one running this stop).
-  if [[ -n $watchdog_pid && $watchdog_pid != "$$" && $watchdog_pid != "$BASHPID" && $watchdog_pid != "${WATCHDOG_SELF:-}" ]]; then
-    kill -TERM "$watchdog_pid" 2>/dev/null || true
-  fi
+  for p in $(cluster_pids); do left+=("$p"); done
   if ((${#left[@]})); then
     echo "local_cluster: still running after stop: ${left[*]}" >&2
     return 1
@@ -190,9 +187,10 @@ EOF
   echo $! >"$dir/pids/slurmd"
   if [[ -n $owner ]]; then
     # The watchdog: polls the owner once a second; stops the cluster when it is gone.
+    # It holds no file under DIR (and lacks the marker), so it is never taken for a straggler.
     env -u HIFSIM_LOCAL_CLUSTER setsid bash -c 'while kill -0 "$1" 2>/dev/null && [[ -e "$2/slurm.conf" ]]; do sleep 1; done
-                    [[ -e "$2/pids/stopped" ]] || WATCHDOG_SELF=$$ bash "$3" stop "$2"' \
-      watchdog "$owner" "$dir" "$0" </dev/null >"$dir/log/watchdog.out" 2>&1 &
+                    [[ -e "$2/pids/stopped" ]] || WATCHDOG_SELF=$$ bash "$3" stop "$2" >>"$2/log/watchdog.out" 2>&1' \
+      watchdog "$owner" "$dir" "$0" </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/pids/watchdog"
   fi
   # Ready when the node is idle (registered with the controller); bounded to 60 s.

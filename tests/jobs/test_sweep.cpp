@@ -9,35 +9,27 @@
 #include <set>
 #include <string>
 
+#include "jobs/sweep_test_files.hpp"
 #include "sweep/merge.hpp"
 #include "sweep/run_points.hpp"
 #include "sweep/sweep.hpp"
 
 using namespace hifsim::sweep;
+using hifsim::test::read_text;
+using hifsim::test::ScratchDir;
+using hifsim::test::write_text;
 
 namespace {
-std::string tmpdir() {
-  char t[] = "/tmp/hifsim-sweep-test-XXXXXX";
-  return mkdtemp(t);
-}
-void write(const std::string& p, const std::string& s) {
-  std::ofstream f(p);
-  f << s;
-}
-std::string read(const std::string& p) {
-  std::ifstream f(p);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 // A sweep folder with a base config and a sweep file.
 std::string make_sweep(const std::string& d, const std::string& body) {
-  write(d + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 4}\n");
-  write(d + "/s.yaml", "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [64, 64, 64]}\n" + body);
+  write_text(d + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 4}\n");
+  write_text(d + "/s.yaml", "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [64, 64, 64]}\n" + body);
   return d + "/s.yaml";
 }
 }  // namespace
 
 TEST(Sweep, CartesianTimesZipExpansion) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-test");
   const SweepSpec s = load_sweep(make_sweep(d,
       "grid:\n  array.rows: [8, 16, 32]\n  array.cols: [8, 16]\n"
       "zip:\n  - {pe.format: [hif4, nvfp4], pe.acc: [fp32, kulisch]}\n"));
@@ -58,7 +50,7 @@ TEST(Sweep, CartesianTimesZipExpansion) {
 }
 
 TEST(Sweep, IdsAreContentHashes) {
-  const std::string d1 = tmpdir(), d2 = tmpdir();
+  const ScratchDir d1("sweep-test"), d2("sweep-test");
   // Same content, different axis order and folder: same ids.
   const auto a = expand(load_sweep(make_sweep(d1, "grid:\n  array.rows: [8, 16]\n  array.cols: [4]\n")));
   const auto b = expand(load_sweep(make_sweep(d2, "grid:\n  array.cols: [4]\n  array.rows: [8, 16]\n")));
@@ -68,17 +60,17 @@ TEST(Sweep, IdsAreContentHashes) {
   EXPECT_EQ(ia, ib);
   EXPECT_EQ(a[0].id.size(), 16u);
   // A different base config or workload changes every id.
-  write(d2 + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 8}\n");
+  write_text(d2 + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 8}\n");
   const auto c = expand(load_sweep(d2 + "/s.yaml"));
   for (const auto& p : c) EXPECT_FALSE(ia.count(p.id));
-  write(d1 + "/s.yaml", "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [64, 64, 128]}\n"
+  write_text(d1 + "/s.yaml", "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [64, 64, 128]}\n"
                         "grid:\n  array.rows: [8, 16]\n  array.cols: [4]\n");
   const auto e = expand(load_sweep(d1 + "/s.yaml"));
   for (const auto& p : e) EXPECT_FALSE(ia.count(p.id));
 }
 
 TEST(Sweep, ShardsPartitionThePoints) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-test");
   const auto pts = expand(load_sweep(make_sweep(d, "grid:\n  array.rows: [1, 2, 3, 4, 5, 6, 7]\n")));
   std::multiset<std::string> seen;
   for (size_t i = 0; i < 3; ++i)
@@ -90,7 +82,7 @@ TEST(Sweep, ShardsPartitionThePoints) {
 }
 
 TEST(Sweep, ResumesAfterInterruptionAndMerges) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-test");
   const SweepSpec s = load_sweep(make_sweep(d, "grid:\n  array.rows: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n  array.cols: [1, 2]\n"));
   const auto pts = expand(s);
   std::atomic<int> calls{0};
@@ -111,14 +103,14 @@ TEST(Sweep, ResumesAfterInterruptionAndMerges) {
   EXPECT_EQ(calls.load(), 20);
   EXPECT_EQ(run_points(pts, d + "/out", ev, o), 0u);    // nothing left
   EXPECT_EQ(merge_results(s, pts, d + "/out"), 20u);
-  const std::string csv = read(d + "/out/results.csv");
+  const std::string csv = read_text(d + "/out/results.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "id,array.rows,array.cols,cycles,energy.pj");
   EXPECT_NE(csv.find(",119,1.5"), std::string::npos) << csv.substr(0, 300);
-  EXPECT_EQ(read(d + "/out/missing.txt"), "");
+  EXPECT_EQ(read_text(d + "/out/missing.txt"), "");
 }
 
 TEST(Sweep, ErrorsNameFileFieldAndReason) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-test");
   auto err = [&](const std::string& body) {
     try {
       load_sweep(make_sweep(d, body));

@@ -16,31 +16,23 @@
 #include <mutex>
 #include <thread>
 
+#include "jobs/sweep_test_files.hpp"
 #include "sweep/merge.hpp"
 #include "sweep/records.hpp"
 #include "sweep/run_points.hpp"
 #include "sweep/sweep.hpp"
 
 using namespace hifsim::sweep;
+using hifsim::test::read_text;
+using hifsim::test::ScratchDir;
+using hifsim::test::write_text;
 
 namespace {
-std::string tmpdir() {
-  char t[] = "/tmp/hifsim-records-test-XXXXXX";
-  return mkdtemp(t);
-}
-void write(const std::string& p, const std::string& s, std::ios::openmode mode = std::ios::trunc) {
-  std::ofstream f(p, std::ios::binary | mode);
-  f << s;
-}
-std::string read(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 SweepSpec make_spec(const std::string& d, size_t n) {
-  write(d + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 4}\n");
+  write_text(d + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 4}\n");
   std::string vals;
   for (size_t i = 1; i <= n; ++i) vals += (i > 1 ? ", " : "") + std::to_string(i);
-  write(d + "/s.yaml", "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [8, 8, 8]}\ngrid:\n  array.rows: [" +
+  write_text(d + "/s.yaml", "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [8, 8, 8]}\ngrid:\n  array.rows: [" +
                            vals + "]\n");
   return load_sweep(d + "/s.yaml");
 }
@@ -61,7 +53,7 @@ std::vector<std::string> record_files(const std::string& out) {
 }  // namespace
 
 TEST(SweepRecords, OneFilePerProcessOneLinePerPoint) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const auto pts = expand(make_spec(d, 10));
   RunOptions o = quiet();
   o.tag = "shard-0-of-2";
@@ -69,7 +61,7 @@ TEST(SweepRecords, OneFilePerProcessOneLinePerPoint) {
   const auto files = record_files(d + "/out");
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].find("/records/shard-0-of-2-"), std::string::npos) << files[0];
-  const std::string text = read(files[0]);
+  const std::string text = read_text(files[0]);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
   // A line: the id, the index, the overrides, the result on one line.
   EXPECT_EQ(text.rfind("{\"id\":\"" + pts[0].id + "\",\"index\":0,\"overrides\":[\"array.rows=1\"],\"result\":{", 0), 0u)
@@ -80,14 +72,14 @@ TEST(SweepRecords, OneFilePerProcessOneLinePerPoint) {
 }
 
 TEST(SweepRecords, AProcessKilledMidWriteLosesOnlyThatPoint) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const auto pts = expand(make_spec(d, 8));
   RunOptions o = quiet();
   o.max_points = 5;
   EXPECT_EQ(run_points(pts, d + "/out", result_of, o), 5u);
   const std::string f = record_files(d + "/out").at(0);
-  // Cut the file inside its last line, as a kill during write() would leave it.
-  const std::string text = read(f);
+  // Cut the file inside its last line, as a kill during write_text() would leave it.
+  const std::string text = read_text(f);
   ASSERT_EQ(truncate(f.c_str(), static_cast<off_t>(text.size() - 7)), 0);
   const RecordSet set = read_records(d + "/out", false);
   EXPECT_EQ(set.done.size(), 4u);
@@ -107,7 +99,7 @@ TEST(SweepRecords, AProcessKilledMidWriteLosesOnlyThatPoint) {
 }
 
 TEST(SweepRecords, DamagedLinesAndUnfinishedResultsRunAgain) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const auto pts = expand(make_spec(d, 4));
   const std::string rec = d + "/out/records";
   mkdir((d + "/out").c_str(), 0777);
@@ -115,7 +107,7 @@ TEST(SweepRecords, DamagedLinesAndUnfinishedResultsRunAgain) {
   auto line = [&](const Point& p, const std::string& result) {
     return "{\"id\":\"" + p.id + "\",\"index\":" + std::to_string(p.index) + ",\"overrides\":[],\"result\":" + result + "}\n";
   };
-  write(rec + "/a.jsonl", line(pts[0], "{\"status\":\"ok\",\"cycles\":1}") +  // finished
+  write_text(rec + "/a.jsonl", line(pts[0], "{\"status\":\"ok\",\"cycles\":1}") +  // finished
                               line(pts[1], "{\"status\":\"failed\",\"cycles\":1}") +  // not finished
                               std::string("\0\0\0\0garbage\n", 12) +                  // what a crash can leave
                               line(pts[2], "{\"status\":\"ok\",\"cycles\":1") +       // not JSON (no closing brace)
@@ -129,7 +121,7 @@ TEST(SweepRecords, DamagedLinesAndUnfinishedResultsRunAgain) {
 }
 
 TEST(SweepRecords, ConcurrentWritersOfOneShardNeverShareAFile) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const SweepSpec s = make_spec(d, 40);
   const auto pts = expand(s);
   // The same shard twice at once (a task resubmitted while its first run still writes): each
@@ -151,17 +143,17 @@ TEST(SweepRecords, ConcurrentWritersOfOneShardNeverShareAFile) {
   EXPECT_EQ(files.size(), 2u);
   size_t lines = 0;
   for (const auto& f : files) {
-    const std::string t = read(f);
+    const std::string t = read_text(f);
     lines += std::count(t.begin(), t.end(), '\n');
     EXPECT_EQ(t.back(), '\n');
   }
   EXPECT_EQ(lines, 80u);  // both evaluated everything; every line whole
   EXPECT_EQ(merge_results(s, pts, d + "/out"), 40u);
-  EXPECT_EQ(read(d + "/out/missing.txt"), "");
+  EXPECT_EQ(read_text(d + "/out/missing.txt"), "");
 }
 
 TEST(SweepRecords, TwoDifferentResultsForOnePointAreRefused) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const SweepSpec s = make_spec(d, 3);
   const auto pts = expand(s);
   run_points(pts, d + "/out", result_of, quiet());
@@ -169,7 +161,7 @@ TEST(SweepRecords, TwoDifferentResultsForOnePointAreRefused) {
              quiet());
   const std::string other = record_files(d + "/other").at(0);
   const std::string copy = d + "/out/records/copy.jsonl";
-  write(copy, read(other));
+  write_text(copy, read_text(other));
   try {
     merge_results(s, pts, d + "/out");
     FAIL() << "two different results of one point were merged";
@@ -180,7 +172,7 @@ TEST(SweepRecords, TwoDifferentResultsForOnePointAreRefused) {
 }
 
 TEST(SweepRecords, MergeKeepsTheExactTextOfEveryNumber) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const SweepSpec s = make_spec(d, 2);
   const auto pts = expand(s);
   run_points(pts, d + "/out", [](const Point& p) {
@@ -188,18 +180,18 @@ TEST(SweepRecords, MergeKeepsTheExactTextOfEveryNumber) {
            ", \"e\": {\"pj\": 2.5e-12}, \"name\": \"a,b\", \"flag\": true, \"none\": null, \"list\": [1, 2]}";
   }, quiet());
   ASSERT_EQ(merge_results(s, pts, d + "/out"), 2u);
-  const std::string csv = read(d + "/out/results.csv");
+  const std::string csv = read_text(d + "/out/results.csv");
   EXPECT_EQ(csv, "id,array.rows,x,big,n,e.pj,name,flag,none\n" + pts[0].id + ",1,0.10000000000000001,1e999,0,2.5e-12,\"a,b\",true,\n" +
                      pts[1].id + ",2,0.10000000000000001,1e999,1,2.5e-12,\"a,b\",true,\n");
 }
 
 TEST(SweepRecords, EarlierOneFolderPerPointLayoutIsRead) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const SweepSpec s = make_spec(d, 3);
   const auto pts = expand(s);
   const std::string pd = d + "/out/points/" + pts[1].id;
   ASSERT_EQ(system(("mkdir -p " + pd).c_str()), 0);
-  write(pd + "/result.json", "{\n  \"status\": \"ok\",\n  \"cycles\": 1001,\n  \"x\": 0.10000000000000001\n}\n");
+  write_text(pd + "/result.json", "{\n  \"status\": \"ok\",\n  \"cycles\": 1001,\n  \"x\": 0.10000000000000001\n}\n");
   std::atomic<int> calls{0};
   EXPECT_EQ(run_points(pts, d + "/out", [&](const Point& p) {
               ++calls;
@@ -207,14 +199,14 @@ TEST(SweepRecords, EarlierOneFolderPerPointLayoutIsRead) {
             }, quiet()), 2u);
   EXPECT_EQ(calls.load(), 2);
   EXPECT_EQ(merge_results(s, pts, d + "/out"), 3u);
-  EXPECT_NE(read(d + "/out/results.csv").find(pts[1].id + ",2,1001,0.10000000000000001\n"), std::string::npos);
+  EXPECT_NE(read_text(d + "/out/results.csv").find(pts[1].id + ",2,1001,0.10000000000000001\n"), std::string::npos);
 }
 
 TEST(SweepRecords, EntriesThatAreNotRegularFilesAreRefused) {
-  const std::string d = tmpdir();
+  const ScratchDir d("sweep-records");
   const auto pts = expand(make_spec(d, 2));
   run_points(pts, d + "/out", result_of, quiet());
-  write(d + "/secret", "{}\n");
+  write_text(d + "/secret", "{}\n");
   ASSERT_EQ(symlink((d + "/secret").c_str(), (d + "/out/records/link.jsonl").c_str()), 0);
   EXPECT_THROW(read_records(d + "/out", false), std::runtime_error);
   unlink((d + "/out/records/link.jsonl").c_str());

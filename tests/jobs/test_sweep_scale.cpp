@@ -16,26 +16,18 @@
 #include <string>
 #include <thread>
 
+#include "jobs/sweep_test_files.hpp"
 #include "sweep/merge.hpp"
 #include "sweep/records.hpp"
 #include "sweep/run_points.hpp"
 #include "sweep/sweep.hpp"
 
 using namespace hifsim::sweep;
+using hifsim::test::read_text;
+using hifsim::test::ScratchDir;
+using hifsim::test::write_text;
 
 namespace {
-std::string tmpdir() {
-  char t[] = "/tmp/hifsim-sweep-scale-XXXXXX";
-  return mkdtemp(t);
-}
-void write(const std::string& p, const std::string& s) {
-  std::ofstream f(p);
-  f << s;
-}
-std::string read(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 // A result that depends on every override, with numbers of all kinds.
 std::string result_of(const Point& p) {
   uint64_t h = 1469598103934665603ull;
@@ -47,9 +39,9 @@ std::string result_of(const Point& p) {
 }  // namespace
 
 TEST(SweepScale, TenThousandPointsKilledMidWayResumeExactly) {
-  const std::string d = tmpdir();
-  write(d + "/base.yaml", "schema: hifsim-unit/1\n");
-  write(d + "/s.yaml", "schema: hifsim-sweep/1\nname: scale\nbase: base.yaml\nworkload: {gemm: [8, 8, 8]}\ngrid:\n"
+  const ScratchDir d("sweep-scale");
+  write_text(d + "/base.yaml", "schema: hifsim-unit/1\n");
+  write_text(d + "/s.yaml", "schema: hifsim-sweep/1\nname: scale\nbase: base.yaml\nworkload: {gemm: [8, 8, 8]}\ngrid:\n"
                        "  a: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n  b: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
                        "  c: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n  d: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n");
   const SweepSpec s = load_sweep(d + "/s.yaml");
@@ -99,7 +91,7 @@ TEST(SweepScale, TenThousandPointsKilledMidWayResumeExactly) {
   // Every point exactly once, and the merge equals an uninterrupted run's.
   size_t lines = 0;
   for (const auto& f : read_records(d + "/out", false).files) {
-    const std::string t = read(f);
+    const std::string t = read_text(f);
     lines += static_cast<size_t>(std::count(t.begin(), t.end(), '\n'));
   }
   EXPECT_EQ(lines, pts.size());
@@ -109,6 +101,6 @@ TEST(SweepScale, TenThousandPointsKilledMidWayResumeExactly) {
   std::printf("killed after %zu of %zu points; merge of %zu points: %.3f s\n", done, pts.size(), pts.size(), merge_s);
   run_points(pts, d + "/ref", result_of, o);
   EXPECT_EQ(merge_results(s, pts, d + "/ref"), pts.size());
-  EXPECT_EQ(read(d + "/out/results.csv"), read(d + "/ref/results.csv"));
-  EXPECT_EQ(read(d + "/out/missing.txt"), "");
+  EXPECT_EQ(read_text(d + "/out/results.csv"), read_text(d + "/ref/results.csv"));
+  EXPECT_EQ(read_text(d + "/out/missing.txt"), "");
 }

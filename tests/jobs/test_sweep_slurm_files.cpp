@@ -12,24 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "jobs/sweep_test_files.hpp"
 #include "sweep/slurm.hpp"
 
 using namespace hifsim::sweep;
+using hifsim::test::read_text;
+using hifsim::test::ScratchDir;
+using hifsim::test::write_text;
 namespace fs = std::filesystem;
 
 namespace {
-std::string tmpdir() {
-  char t[] = "/tmp/hifsim-slurm-files-XXXXXX";
-  return mkdtemp(t);
-}
-void write(const std::string& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
-std::string read(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 std::vector<std::string> words(const std::string& nul_separated) {
   std::vector<std::string> w;
   std::string cur;
@@ -62,12 +54,12 @@ size_t injected_files(const std::string& root) {
 }
 
 struct Hostile {
-  std::string root, fake, out, bin, sweep_file;
+  ScratchDir scratch{"slurm-files"};
+  std::string root = scratch.path(), fake, out, bin, sweep_file;
   SweepSpec spec;
   SlurmOptions opt;
   SlurmFiles files;
   Hostile() {
-    root = tmpdir();
     fake = root + "/fake";  // plain name: where the stand-ins record what they received
     fs::create_directories(fake);
     const std::string shell_syntax = " $(touch PWNED) `touch PWNED2` 'q' \"dq\" ; # %j & * $HOME";
@@ -76,9 +68,9 @@ struct Hostile {
     sweep_file = root + "/sweep" + shell_syntax + ".yaml";
     fs::create_directories(out);
     fs::create_directories(fs::path(bin).parent_path());
-    write(bin, "#!/bin/bash\nprintf '%s\\0' \"$@\" > \"$FAKE/hifsim.args\"\n");
+    write_text(bin, "#!/bin/bash\nprintf '%s\\0' \"$@\" > \"$FAKE/hifsim.args\"\n");
     chmod(bin.c_str(), 0755);
-    write(fake + "/sbatch",
+    write_text(fake + "/sbatch",
           "#!/bin/bash\nn=$(( $(cat \"$FAKE/count\" 2>/dev/null || echo 0) + 1 ))\necho $n > \"$FAKE/count\"\n"
           "printf '%s\\0' \"$@\" > \"$FAKE/sbatch.$n\"\necho \"$((1233 + n));cluster\"\n");
     chmod((fake + "/sbatch").c_str(), 0755);
@@ -91,9 +83,9 @@ struct Hostile {
     opt.out_dir = out;
     opt.eval_args = {"--cost-sample", "512"};
     files = slurm_files(spec, opt);
-    write(out + "/sweep.slurm", files.array_script);
-    write(out + "/merge.slurm", files.merge_script);
-    write(out + "/submit.sh", files.submit_script);
+    write_text(out + "/sweep.slurm", files.array_script);
+    write_text(out + "/merge.slurm", files.merge_script);
+    write_text(out + "/submit.sh", files.submit_script);
   }
   std::string env() const { return "FAKE=" + shell_quote(fake) + " PATH=" + shell_quote(fake) + ":\"$PATH\""; }
 };
@@ -118,11 +110,11 @@ TEST(SweepSlurmFiles, ScriptLinesAreOnlyDirectivesCommentsAndTheCommand) {
 TEST(SweepSlurmFiles, ATaskPassesEveryPathAsOneExactWord) {
   const Hostile h;
   ASSERT_EQ(run(h.env() + " SLURM_ARRAY_TASK_ID=2 SLURM_CPUS_PER_TASK=3", h.out + "/sweep.slurm"), 0);
-  EXPECT_EQ(words(read(h.fake + "/hifsim.args")),
+  EXPECT_EQ(words(read_text(h.fake + "/hifsim.args")),
             (std::vector<std::string>{"sweep", "--sweep", h.sweep_file, "--out", h.out, "--cost-sample", "512", "--shard",
                                       "2/4", "--jobs", "3", "--no-plots"}));
   ASSERT_EQ(run(h.env(), h.out + "/merge.slurm"), 0);
-  EXPECT_EQ(words(read(h.fake + "/hifsim.args")),
+  EXPECT_EQ(words(read_text(h.fake + "/hifsim.args")),
             (std::vector<std::string>{"sweep", "--sweep", h.sweep_file, "--out", h.out, "--cost-sample", "512", "--merge-only"}));
   EXPECT_EQ(injected_files(h.root), 0u);
 }
@@ -131,15 +123,15 @@ TEST(SweepSlurmFiles, SubmitCreatesTheLogFolderAndChainsTheMerge) {
   const Hostile h;
   ASSERT_EQ(run(h.env(), h.out + "/submit.sh"), 0);
   EXPECT_TRUE(fs::is_directory(h.out + "/logs"));
-  EXPECT_EQ(words(read(h.fake + "/sbatch.1")), (std::vector<std::string>{"--parsable", h.out + "/sweep.slurm"}));
-  EXPECT_EQ(words(read(h.fake + "/sbatch.2")),
+  EXPECT_EQ(words(read_text(h.fake + "/sbatch.1")), (std::vector<std::string>{"--parsable", h.out + "/sweep.slurm"}));
+  EXPECT_EQ(words(read_text(h.fake + "/sbatch.2")),
             (std::vector<std::string>{"--parsable", "--dependency=afterok:1234", "--kill-on-invalid-dep=yes",
                                       h.out + "/merge.slurm"}));
-  EXPECT_EQ(read(h.out + "/logs/jobs.txt"), "1234 1235 all\n");
+  EXPECT_EQ(read_text(h.out + "/logs/jobs.txt"), "1234 1235 all\n");
   // Resubmitting two tasks: only those, and a new merge after them.
   ASSERT_EQ(run(h.env(), h.out + "/submit.sh", "1,3"), 0);
-  EXPECT_EQ(words(read(h.fake + "/sbatch.3")), (std::vector<std::string>{"--parsable", "--array=1,3", h.out + "/sweep.slurm"}));
-  EXPECT_EQ(words(read(h.fake + "/sbatch.4")),
+  EXPECT_EQ(words(read_text(h.fake + "/sbatch.3")), (std::vector<std::string>{"--parsable", "--array=1,3", h.out + "/sweep.slurm"}));
+  EXPECT_EQ(words(read_text(h.fake + "/sbatch.4")),
             (std::vector<std::string>{"--parsable", "--dependency=afterok:1236", "--kill-on-invalid-dep=yes",
                                       h.out + "/merge.slurm"}));
   // A task that does not exist, or anything that is not a task list, submits nothing.

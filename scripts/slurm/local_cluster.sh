@@ -19,8 +19,9 @@
 # Exit status of `stop`: 0 when nothing of the cluster is left running.
 set -euo pipefail
 
+script=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")  # absolute: start leaves the caller's folder
 die() { echo "local_cluster: $*" >&2; exit 1; }
-usage() { sed -n '2,8p' "$0" >&2; exit 2; }
+usage() { sed -n '2,8p' "$script" >&2; exit 2; }
 
 [[ $# -ge 2 ]] || usage
 cmd=$1
@@ -172,6 +173,9 @@ NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=local Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
   export SLURM_CONF=$dir/slurm.conf HIFSIM_LOCAL_CLUSTER=$dir
+  # The daemons work in DIR/log, not in the caller's folder (which may be a source tree): nothing
+  # they leave in their working folder (a core file, a stray output) lands outside DIR.
+  cd "$dir/log"
   # setsid: the daemons are not in the caller's process group, so a terminal's Ctrl-C reaches the
   # caller's cleanup instead of killing the daemons half-way.
   setsid munged -F --socket="$dir/munge/munge.socket" --key-file="$dir/munge-key/munge.key" \
@@ -187,10 +191,11 @@ EOF
   echo $! >"$dir/pids/slurmd"
   if [[ -n $owner ]]; then
     # The watchdog: polls the owner once a second; stops the cluster when it is gone.
-    # It holds no file under DIR (and lacks the marker), so it is never taken for a straggler.
-    env -u HIFSIM_LOCAL_CLUSTER setsid bash -c 'while kill -0 "$1" 2>/dev/null && [[ -e "$2/slurm.conf" ]]; do sleep 1; done
+    # It works in / and holds no file under DIR (and lacks the marker), so it is never taken for a
+    # straggler.
+    (cd / && exec env -u HIFSIM_LOCAL_CLUSTER setsid bash -c 'while kill -0 "$1" 2>/dev/null && [[ -e "$2/slurm.conf" ]]; do sleep 1; done
                     [[ -e "$2/pids/stopped" ]] || WATCHDOG_SELF=$$ bash "$3" stop "$2" >>"$2/log/watchdog.out" 2>&1' \
-      watchdog "$owner" "$dir" "$0" </dev/null >/dev/null 2>&1 &
+      watchdog "$owner" "$dir" "$script" </dev/null >/dev/null 2>&1) &
     echo $! >"$dir/pids/watchdog"
   fi
   # Ready when the node is idle (registered with the controller); bounded to 60 s.

@@ -252,9 +252,15 @@ def scenario_cancel_resubmit(c, tmp, sweep, local_csv):
     check(read_csv(os.path.join(out, "results.csv")) == local_csv, "--merge-only after resubmission differs from the local run")
 
 
-def injected(tmp):
+def injected(tmp, start_cwd):
     hits = [os.path.join(d, f) for d, _, files in os.walk(tmp) for f in files if f.startswith("PWNED")]
-    return hits + [p for p in ("PWNED", os.path.expanduser("~/PWNED")) if os.path.exists(p)]
+    return hits + [p for p in (os.path.join(start_cwd, "PWNED"), os.path.expanduser("~/PWNED")) if os.path.exists(p)]
+
+
+def slurm_default_logs(folders):
+    """Slurm's default job logs (slurm-<job>.out, slurm-<array>_<task>.out) in `folders`: a job
+    submitted without --output writes one into the submitter's working folder."""
+    return {os.path.join(d, f) for d in folders for f in os.listdir(d) if re.fullmatch(r"slurm-[0-9_]+\.out", f)}
 
 
 def main():
@@ -264,6 +270,13 @@ def main():
     before = daemon_pids()
     tmp = tempfile.mkdtemp(prefix="hifsim-slurm-")
     os.chmod(tmp, 0o755)  # munged's socket folder below must be reachable by everyone
+    # Everything runs in the scratch folder: whatever Slurm or a daemon writes into its working
+    # folder lands there, never in the source tree or ctest's folder (a job submitted without
+    # --output once left a slurm-1.out in a checkout's top folder).
+    start_cwd = os.getcwd()
+    watched = sorted({start_cwd, ROOT})
+    strays_before = slurm_default_logs(watched)
+    os.chdir(tmp)
     cluster = Cluster(os.path.join(tmp, "cluster"))
     # SIGTERM (ctest's timeout) or Ctrl-C unwind through `finally`, which stops the cluster.
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -281,7 +294,7 @@ def main():
         rows = scenario_plain_sbatch(cluster, tmp, sweep, local_csv)
         check(rows >= 40, f"only {rows} rows")
         scenario_cancel_resubmit(cluster, tmp, sweep, local_csv)
-        check(not injected(tmp), f"a name or path ran as a command: {injected(tmp)}")
+        check(not injected(tmp, start_cwd), f"a name or path ran as a command: {injected(tmp, start_cwd)}")
         ok = True
         log(f"merged {rows} rows, identical to the local run, in both scenarios")
     except Failure as e:
@@ -293,6 +306,11 @@ def main():
         if r.returncode != 0 or left:
             print(f"FAILED: Slurm/munge processes left running: {left or r.stderr}", file=sys.stderr)
             ok = False
+        strays = slurm_default_logs(watched) - strays_before
+        if strays:
+            print(f"FAILED: Slurm wrote outside the test's folder: {sorted(strays)}", file=sys.stderr)
+            ok = False
+        os.chdir(start_cwd)
         if not ok:
             for name in ("slurmctld.log", "slurmd.log", "munged.log"):
                 p = os.path.join(cluster.folder, "log", name)

@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
-"""Calibrate the activity-based energy proxy of model/cost against the gate-level energies.
+"""Calibrate the 45 nm activity-based energy proxy of model/cost against the gate-level energies,
+one factor per energy class of the proxy's table (e_mul, e_add, e_logic, e_fpadd, e_ff_toggle,
+e_ff_clock), and its area (GE) against the sky130 cell area.
 
-  calibrate.py --energy energy.csv --hifsim build/bin/hifsim --trace traces/smollm2-135m
-               --op layer15.q_proj --out calibration.csv
+  calibrate.py --energy energy.csv --units units.csv --hifsim build/bin/hifsim
+               --trace traces/smollm2-135m --op layer15.q_proj --out calibration.csv
 
-For every gate-level row of the op (unit, STAGES), runs `hifsim cost` on the same op, with the
-same number of sampled dot operations and the same order (docs/cost.md section 5) for the
-matching config (configs/units/<format>-32x32.yaml, pe.pipeline_depth = STAGES + 1), and splits
-the proxy's per-dot energy into logic (s*.*) and register ranks (pipe.*). Then fits
-    gate_pJ(unit, STAGES) = k_logic * proxy_logic_pJ + k_reg * proxy_reg_pJ
-by least squares on the relative error, and writes one row per unit and STAGES with the
-residual. k_logic and k_reg are the factors that turn the 45 nm proxy's coefficients into
-sky130 tt/1.8 V ones (printed, and in the CSV's last rows).
+For every gate-level row of the op, `hifsim cost` runs the matching unit config (proxy_config:
+the format, the unit's parameters, pe.pipeline_depth = STAGES + 1) on the same op with the same
+number of sampled dot operations, once per class with every other class's coefficient set to 0
+(a copy of configs/cost): the proxy's energy split by class comes from the model itself, which
+knows which component is which class. The proxy is linear in the coefficients; the check that
+the parts add up to the full proxy is part of the run.
+
+Fits (least squares on relative errors, factors >= 0):
+  gate logic_pj      = k_mul P_mul + k_add P_add + k_logic P_logic + k_fpadd P_fpadd
+  gate flop_data_pj  = k_ff_toggle P_ff_toggle        gate clock_pj = k_ff_clock P_ff_clock
+  sky130 area um2    = a * proxy GE  (one factor: the table has one ge_area_um2)
+Writes one row per unit with its residual, then one row per coefficient: its 45 nm value, the
+factor and the sky130 value (what energy-sky130.yaml is made of).
 """
 import argparse
 import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,62 +33,153 @@ import tempfile
 import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-FORMAT = {"hif4_dot64": "hif4", "nvfp4_dot64": "nvfp4", "mxfp4_dot64": "mxfp4"}
+CLASSES = ["e_mul", "e_add", "e_logic", "e_fpadd", "e_ff_toggle", "e_ff_clock"]
+LOGIC = ["e_mul", "e_add", "e_logic", "e_fpadd"]
 
 
-def proxy(hifsim, fmt, stages, trace, op, ops):
+def proxy_config(module, params):
+    """(unit config, --set overrides, which proxy figure) for an RTL unit and parameter set, or
+    None when the proxy has no model of the unit."""
+    p = dict(kv.split("=", 1) for kv in params.split(";") if "=" in kv)
+    units = os.path.join(ROOT, "configs", "units")
+    depth = lambda s: f"pe.pipeline_depth={int(s) + 1}"  # noqa: E731
+    if module in ("hif4_dot64", "nvfp4_dot64", "mxfp4_dot64"):
+        fmt = module.split("_")[0]
+        return os.path.join(units, f"{fmt}-32x32.yaml"), [depth(p["STAGES"])], "dot"
+    if module == "mxfp8_dot32":
+        fmt = "mxfp8-e5m2" if p["E5M2"] == "1" else "mxfp8-e4m3"
+        return os.path.join(units, "hif4-32x32.yaml"), [f"pe.format={fmt}", depth(p["STAGES"])], "dot"
+    if module in ("hif8_dot", "bf16_dot64"):
+        sets = [f"pe.align_width={p['W']}", "pe.align_policy=" + ("sticky" if p.get("STICKY") == "1" else "trunc"),
+                depth(p.get("STAGES", 3))]
+        if module == "hif8_dot":
+            sets.append(f"pe.hif8_lanes={p['N']}")
+            if p["W"] == "82":  # the RTL's exact window (never drops a bit) is the model's exact mode
+                sets[0], sets[1] = "pe.align_width=0", "pe.align_policy=default"
+        return os.path.join(units, f"{module.split('_')[0]}-32x32.yaml"), sets, "dot"
+    if module == "fp32_acc":
+        acc = "fp32" if p["MANT_BITS"] == "23" and p["ROUND_RZ"] == "0" else \
+            f"fp32-m{p['MANT_BITS']}-{'rz' if p['ROUND_RZ'] == '1' else 'rne'}"
+        return os.path.join(units, "hif4-32x32.yaml"), [f"pe.accumulator={acc}"], "acc_add"
+    return None
+
+
+def run_proxy(hifsim, tables, config, sets, trace, op, ops):
     with tempfile.TemporaryDirectory() as d:
-        cmd = [hifsim, "cost", "--config", os.path.join(ROOT, "configs", "units", f"{fmt}-32x32.yaml"),
-               "--set", f"pe.pipeline_depth={stages + 1}", "--trace", trace, "--ops", op,
-               "--sample", str(ops), "--out", d, "--quiet"]
+        cmd = [hifsim, "cost", "--tables", tables, "--config", config, "--set", ",".join(sets), "--trace", trace,
+               "--ops", op, "--sample", str(ops), "--out", d, "--quiet"]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             sys.exit(f"calibrate: {' '.join(cmd)}: {p.stderr.strip()}")
-        c = json.load(open(os.path.join(d, "cost.json")))["cost"]
-    comp = c["energy_per_op_pj"]["dot_components"]
-    reg = sum(v for k, v in comp.items() if k.startswith("pipe."))
-    return sum(comp.values()) - reg, reg, c["activity"]["dots"]
+        with open(os.path.join(d, "cost.json")) as f:
+            return json.load(f)["cost"]
+
+
+def one_hot_tables(src, work, node="45nm"):
+    """{class: tables dir whose energy table keeps only that class's coefficient}."""
+    text = open(os.path.join(src, f"energy-{node}.yaml")).read()
+    out = {}
+    for c in CLASSES:
+        d = os.path.join(work, c)
+        shutil.copytree(src, d, ignore=shutil.ignore_patterns("sky130"))
+        t = text
+        for other in CLASSES:
+            if other != c:
+                t, n = re.subn(rf"^({other}: {{value: )[0-9.eE+-]+", r"\g<1>0", t, flags=re.M)
+                if n != 1:
+                    sys.exit(f"calibrate: {src}/energy-{node}.yaml: no single '{other}' entry")
+        open(os.path.join(d, f"energy-{node}.yaml"), "w").write(t)
+        out[c] = d
+    return out
+
+
+def coefficient(src, name, node="45nm"):
+    m = re.search(rf"^{name}: {{value: ([0-9.eE+-]+)", open(os.path.join(src, f"energy-{node}.yaml")).read(), re.M)
+    return float(m.group(1))
+
+
+def nnls_rel(X, y):
+    """min sum(((X k - y) / y)^2) over k >= 0, by active-set elimination (few columns)."""
+    A = X / y[:, None]
+    b = np.ones(len(y))
+    free = [j for j in range(X.shape[1]) if X[:, j].any()]
+    while True:
+        k = np.zeros(X.shape[1])
+        if free:
+            k[free] = np.linalg.lstsq(A[:, free], b, rcond=None)[0]
+        neg = [j for j in free if k[j] < 0]
+        if not neg:
+            return k
+        free.remove(min(neg, key=lambda j: k[j]))
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--energy", required=True)
+    ap.add_argument("--units", required=True)
     ap.add_argument("--hifsim", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--op", default="layer15.q_proj")
+    ap.add_argument("--tables", default=os.path.join(ROOT, "configs", "cost"))
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     tag = os.path.basename(os.path.normpath(a.trace)) + "/" + a.op
-    rows = [r for r in csv.DictReader(open(a.energy)) if r["trace_op"] == tag and r["module"] in FORMAT]
-    if not rows:
-        sys.exit(f"calibrate: {a.energy}: no rows for {tag}")
-    data = []
-    for r in rows:
-        s = int(re.search(r"STAGES=(\d+)", r["parameters"]).group(1))
-        logic, reg, dots = proxy(a.hifsim, FORMAT[r["module"]], s, a.trace, a.op, int(r["ops"]))
-        data.append((r["module"], r["parameters"], float(r["unit_pj"]), logic, reg, dots))
-    g = np.array([d[2] for d in data])
-    X = np.array([[d[3], d[4]] for d in data])
-    # Relative least squares: divide each row by its gate-level value.
-    if not X[:, 1].any():  # no pipelined row: only the logic factor can be fitted
-        k = np.array([np.sum(X[:, 0] / g) / np.sum((X[:, 0] / g) ** 2), float("nan")])
-    elif np.linalg.matrix_rank(X) < 2:
-        sys.exit("calibrate: the rows cannot separate logic from register energy")
-    else:
-        k, *_ = np.linalg.lstsq(X / g[:, None], np.ones(len(g)), rcond=None)
+    area = {(r["module"], r["parameters"]): float(r["area_um2"]) for r in csv.DictReader(open(a.units))}
+    rows = [r for r in csv.DictReader(open(a.energy)) if r["trace_op"] == tag]
+    data, skipped = [], []
+    with tempfile.TemporaryDirectory() as work:
+        hot = one_hot_tables(a.tables, work)
+        for r in rows:
+            pc = proxy_config(r["module"], r["parameters"])
+            if pc is None:
+                skipped.append(f"{r['module']} {r['parameters']}")
+                continue
+            config, sets, figure = pc
+            full = run_proxy(a.hifsim, a.tables, config, sets, a.trace, a.op, int(r["ops"]))
+            parts = {c: run_proxy(a.hifsim, hot[c], config, sets, a.trace, a.op, int(r["ops"]))["energy_per_op_pj"][figure]
+                     for c in CLASSES}
+            total = full["energy_per_op_pj"][figure]
+            if abs(sum(parts.values()) - total) > 1e-9 * max(total, 1):
+                sys.exit(f"calibrate: {r['module']} {r['parameters']}: the class parts sum to {sum(parts.values())}, "
+                         f"the proxy says {total}")
+            ar = full["area"]
+            ge = ar["pe_accumulator_ge"] if figure == "acc_add" else ar["pe_dot_unit_ge"] + ar["pe_pipeline_reg_ge"]
+            data.append({"module": r["module"], "parameters": r["parameters"], "gate_logic": float(r["logic_pj"]),
+                         "gate_ff": float(r["flop_data_pj"]), "gate_clock": float(r["clock_pj"]),
+                         "gate": float(r["unit_pj"]), "parts": parts, "proxy": total, "dots": full["activity"]["dots"],
+                         "ge": ge, "um2": area.get((r["module"], r["parameters"]))})
+    if not data:
+        sys.exit(f"calibrate: {a.energy}: no row of {tag} has a proxy model")
+    P = lambda cs: np.array([[d["parts"][c] for c in cs] for d in data])  # noqa: E731
+    k = dict(zip(LOGIC, nnls_rel(P(LOGIC), np.array([d["gate_logic"] for d in data]))))
+    for c, g in (("e_ff_toggle", "gate_ff"), ("e_ff_clock", "gate_clock")):
+        sel = [i for i, d in enumerate(data) if d["parts"][c] > 0 and d[g] > 0]
+        k[c] = nnls_rel(P([c])[sel], np.array([data[i][g] for i in sel]))[0] if sel else float("nan")
+    with_area = [d for d in data if d["um2"]]
+    a_fit = nnls_rel(np.array([[d["ge"]] for d in with_area]), np.array([d["um2"] for d in with_area]))[0]
     tmp = a.out + ".tmp"
     with open(tmp, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["module", "parameters", "gate_pj", "proxy_45nm_logic_pj", "proxy_45nm_reg_pj", "proxy_dots",
-                    "gate_over_proxy", "fitted_pj", "residual_pct"])
-        for (m, p, gp, lo, re_, dots) in data:
-            fit = k[0] * lo + (0.0 if np.isnan(k[1]) else k[1] * re_)
-            w.writerow([m, p, f"{gp:.6g}", f"{lo:.6g}", f"{re_:.6g}", dots, f"{gp / (lo + re_):.4g}",
-                        f"{fit:.6g}", f"{100 * (fit - gp) / gp:.2f}"])
-        w.writerow(["k_logic", "", f"{k[0]:.6g}", "", "", "", "", "", ""])
-        w.writerow(["k_reg", "", "not fitted (no pipelined row)" if np.isnan(k[1]) else f"{k[1]:.6g}", "", "", "", "", "", ""])
+        w.writerow(["module", "parameters", "gate_pj", "proxy_45nm_pj"] + [f"proxy_{c}" for c in CLASSES] +
+                   ["proxy_dots", "gate_over_proxy", "fitted_pj", "residual_pct", "proxy_ge", "sky130_um2",
+                    "fitted_um2", "area_residual_pct"])
+        for d in data:
+            fit = sum(0 if np.isnan(k[c]) else k[c] * d["parts"][c] for c in CLASSES)
+            fa = a_fit * d["ge"]
+            w.writerow([d["module"], d["parameters"], f"{d['gate']:.6g}", f"{d['proxy']:.6g}"] +
+                       [f"{d['parts'][c]:.6g}" for c in CLASSES] +
+                       [d["dots"], f"{d['gate'] / d['proxy']:.4g}", f"{fit:.6g}", f"{100 * (fit - d['gate']) / d['gate']:.2f}",
+                        f"{d['ge']:.6g}", "" if d["um2"] is None else f"{d['um2']:.6g}", f"{fa:.6g}",
+                        "" if d["um2"] is None else f"{100 * (fa - d['um2']) / d['um2']:.2f}"])
+        for c in CLASSES:
+            v = coefficient(a.tables, c)
+            w.writerow([c, "factor", f"{k[c]:.6g}", f"{v:.6g}", f"{v * k[c]:.6g}"] + [""] * (len(CLASSES) + 8))
+        w.writerow(["ge_area_um2", "um2 per proxy GE", f"{a_fit:.6g}"] + [""] * (len(CLASSES) + 10))
+        for s in skipped:
+            w.writerow([s.split()[0], s.split()[1] if " " in s else "", "no proxy model"] + [""] * (len(CLASSES) + 10))
     os.replace(tmp, a.out)
-    print(f"calibrate: k_logic = {k[0]:.4g}, k_reg = {k[1]:.4g}; wrote {a.out}", file=sys.stderr)
+    print("calibrate: " + ", ".join(f"{c} x{k[c]:.3g}" for c in CLASSES) + f", {a_fit:.3g} um2/GE; wrote {a.out}",
+          file=sys.stderr)
     return 0
 
 

@@ -2,16 +2,17 @@
 """Gate-level energy per dot operation of the mapped sky130 netlists on real trace operands.
 
   gate_energy.py --lib L --synth DIR --trace traces/smollm2-135m --op layer15.q_proj
-                 --hifsim build/bin/hifsim --out energy.csv [--ops 1024] [--only REGEX]
+                 --hifsim build/bin/hifsim --out energy.csv [--ops 1024] [--only REGEX] [--units CSV]
 
-For every dot unit with a stimulus builder (stimulus.FORMATS) and every synthesised netlist
-of it under DIR (synth_all.py), simulates the netlist on the op's operands (gate_sim.py),
-checks every result bit against the independent reference (a netlist that computes anything
-else stops the flow), and writes one CSV row: toggles and energy per operation split into
-logic / flip-flop data / clock / input nets. Temp file + rename; nothing on failure.
+For every synthesised netlist under DIR (synth_all.py: DIR/<tag>/result.json names the module
+and parameters), builds the unit's stimulus from the op's operands (stimulus.py), simulates the
+netlist (gate_sim.py), checks every checked output word against the reference (a netlist that
+computes anything else stops the flow), and writes one CSV row: toggles and energy per operation
+split into logic / flip-flop data / clock / input nets. Temp file + rename; nothing on failure.
 """
 import argparse
 import csv
+import json
 import os
 import re
 import sys
@@ -20,9 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from flow_error import FlowError  # noqa: E402
-from gate_sim import CellLib, output_words, simulate  # noqa: E402
+from gate_sim import CellLib, output_ints, simulate  # noqa: E402
 from netlist import read_netlist  # noqa: E402
-from stimulus import FORMATS, dot_ops  # noqa: E402
+import stimulus  # noqa: E402
 import yaml  # noqa: E402
 
 COLUMNS = ["module", "parameters", "trace_op", "ops", "toggles_per_op", "logic_pj", "flop_data_pj", "clock_pj",
@@ -46,6 +47,35 @@ def trace_op(trace_dir, op):
     raise FlowError(man, f"no op {op}")
 
 
+def synthesised(synth_dir, only, listed=None):
+    """[(tag, module, parameters)] of the finished synthesis runs under synth_dir, sorted; with
+    `listed` (a set of (module, parameters)), only those."""
+    runs = []
+    for d in sorted(os.listdir(synth_dir)):
+        res = os.path.join(synth_dir, d, "result.json")
+        if d.startswith(".") or not os.path.isfile(res) or (only and not re.search(only, d)):
+            continue
+        with open(res) as f:
+            r = json.load(f)
+        if listed is None or (r["module"], r["parameters"]) in listed:
+            runs.append((d, r["module"], r["parameters"]))
+    return runs
+
+
+def check_outputs(net_path, val, ports, stim):
+    """Every checked word of every checked port equal to the reference; returns how many."""
+    checked = 0
+    for port, lat, ref in stim.checks:
+        got = output_ints(val, ports, port)
+        bad = [i for i in range(len(ref) - lat) if ref[i] is not None and got[i + lat] != ref[i]]
+        if bad:
+            i = bad[0]
+            raise FlowError(net_path, f"gate-level {port} of op {i} is {got[i + lat]:#x}, "
+                            f"the reference says {ref[i]:#x} ({len(bad)} mismatches)")
+        checked += sum(r is not None for r in ref[:len(ref) - lat])
+    return checked
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lib", required=True)
@@ -56,39 +86,34 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--append", action="store_true", help="keep the rows of an existing --out for other ops")
     ap.add_argument("--ops", type=int, default=1024)
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="regex on the run folder name, e.g. '^hif4_dot64_STAGES_1$'")
+    ap.add_argument("--units", help="only the runs listed in this units.csv (synth_all.py's table)")
     a = ap.parse_args(argv)
     try:
         lib = CellLib(a.lib)
         from synth_unit import flop_figures
         out_load = flop_figures(a.lib)[2]
         a_npy, b_npy = trace_op(a.trace, a.op)
+        top = os.path.basename(os.path.normpath(a.trace)) + "/" + a.op
         rows = []
-        for unit in FORMATS:
-            dirs = sorted(d for d in os.listdir(a.synth) if d.startswith(unit + "_"))
-            dirs = [d for d in dirs if not a.only or re.search(a.only, d)]
-            if not dirs:
-                continue
-            ins, ref, pairs = dot_ops(unit, a_npy, b_npy, a.hifsim, a.ops)
-            for d in dirs:
-                net_path = os.path.join(a.synth, d, "netlist.v")
-                net = read_netlist(net_path, unit)
-                stages = int(re.search(r"STAGES_(\d+)", d).group(1)) if "STAGES_" in d else 0
-                val, rep = simulate(net, lib, ins, len(pairs), out_load)
-                got = output_words(val, net["ports"], "out")
-                bad = [i for i in range(stages, len(pairs)) if ref[i - stages] is not None and int(got[i]) != ref[i - stages]]
-                if bad:
-                    i = bad[0]
-                    raise FlowError(net_path, f"gate-level result of op {i - stages} is {int(got[i]):#010x}, "
-                                    f"the reference says {ref[i - stages]:#010x} ({len(bad)} mismatches)")
-                checked = sum(r is not None for r in ref[:len(pairs) - stages])
-                params = d[len(unit) + 1:].replace("_", "=", 1)
-                print(f"[energy] {unit} {params}: {checked} results bit-exact; {rep['unit_pj']:.3f} pJ/op "
-                      f"(+{rep['input_nets_pj']:.3f} input nets), {rep['toggles_per_op']:.0f} toggles/op", file=sys.stderr)
-                top = os.path.basename(os.path.normpath(a.trace)) + "/" + a.op
-                rows.append([unit, params, top] + [rep[c] if isinstance(rep[c], int) else f"{rep[c]:.6g}" for c in COLUMNS[3:]])
-        if not rows:
-            raise FlowError(a.synth, "no synthesised dot unit with a stimulus builder")
+        listed = None
+        if a.units:
+            with open(a.units, newline="") as f:
+                listed = {(r["module"], r["parameters"]) for r in csv.DictReader(f)}
+        runs = synthesised(a.synth, a.only, listed)
+        if not runs:
+            raise FlowError(a.synth, "no finished synthesis run" + (f" matching '{a.only}'" if a.only else ""))
+        for d, unit, params in runs:
+            stim = stimulus.build(unit, params, a_npy, b_npy, a.hifsim, a.ops)
+            net_path = os.path.join(a.synth, d, "netlist.v")
+            net = read_netlist(net_path, unit)
+            val, rep = simulate(net, lib, stim.ins, stim.n_ops, out_load)
+            checked = check_outputs(net_path, val, net["ports"], stim)
+            if not checked:
+                raise FlowError(net_path, "no result could be checked against the reference")
+            print(f"[energy] {unit} {params}: {checked} results bit-exact ({stim.what}); {rep['unit_pj']:.3f} pJ/op "
+                  f"(+{rep['input_nets_pj']:.3f} input nets), {rep['toggles_per_op']:.0f} toggles/op", file=sys.stderr)
+            rows.append([unit, params, top] + [rep[c] if isinstance(rep[c], int) else f"{rep[c]:.6g}" for c in COLUMNS[3:]])
         if a.append and os.path.isfile(a.out):
             with open(a.out, newline="") as f:
                 old = list(csv.reader(f))

@@ -207,12 +207,13 @@ def simulate(netlist, lib, inputs, n_ops, out_load_pf):
     return val, rep
 
 
-def output_words(val, ports, name, canon=lambda n: n):
+def output_ints(val, ports, name):
+    """The words an output port shows in every cycle, as Python ints (any width)."""
+    if name not in ports or ports[name][0] != "output":
+        raise FlowError("netlist", f"no output port {name}")
     d, w = ports[name]
     bits = [val.get(name if w == 1 else f"{name}[{i}]") for i in range(w)]
     if any(b is None for b in bits):
         raise FlowError("netlist", f"output {name}: undriven bit")
-    out = np.zeros(len(bits[0]), np.uint64)
-    for i, b in enumerate(bits):
-        out |= b.astype(np.uint64) << np.uint64(i)
-    return out
+    packed = np.packbits(np.stack(bits, axis=1), axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]

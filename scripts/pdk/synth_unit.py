@@ -6,7 +6,7 @@
 Yosys 0.23: read_verilog -sv; chparam; synth -flatten; async2sync (the valid bits' async
 reset becomes a synchronous one: 1-5 flops per unit, so area/timing are unaffected within the
 rounding here); dfflegalize to plain D flip-flops (enables become a mux in front of the
-flop: the library has no enable flop); dfflibmap + abc -liberty; stat -liberty.
+flop: the library has no enable flop); dfflibmap + abc -liberty -script ABC_SCRIPT; stat -liberty.
 OpenSTA: the unit sits between registers: inputs arrive a dfxtp_1 clock-to-Q after the
 clock edge, outputs need a dfxtp_1 setup time, input slew 0.1 ns, outputs drive one dfxtp_1 D
 pin, ideal clock, no wires. min period = period - worst slack; fmax = 1 / min period.
@@ -29,6 +29,19 @@ from flow_error import FlowError  # noqa: E402
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PERIOD_NS = 20.0
 NOM_SLEW, NOM_LOAD = 0.1, 0.008
+# ABC script: Yosys 0.23's default for `abc -liberty -constr`,
+#   strash; &get -n; &fraig -x; &put; scorr; dc2; dretime; strash; &get -n; &dch -f; &nf; &put;
+#   buffer; upsize; dnsize
+# without `&fraig -x; scorr`. `&fraig -x` (SAT sweeping of equivalent AIG nodes) is what never
+# finished on NVFP4: on the 26,832-node AIG of nvfp4_dot64 it ran past 94 s of CPU where the rest
+# of the script takes 6 s (hif4_dot64: 15 of 18 s); `scorr` does nothing on the purely
+# combinational logic ABC gets here. The effect of dropping them is measured in docs/cost.md 11.3
+# (within 1 % of area and delay on the units that finish both ways). `abc -fast` (`map`) costs
+# +53 to +84 % area. `buffer` (fan-out buffer trees) is needed: without it the register enable of
+# a pipelined unit drives ~600 mux selects from one nand2_1 (13 ns on that net alone). Every unit
+# uses this one script; the constraints: inputs driven like a buf_1, outputs load a dfxtp_1 D pin.
+ABC_SCRIPT = "strash; dc2; dretime; strash; &get -n; &dch -f; &nf; &put; buffer; upsize; dnsize\n"
+ABC_DRIVER = PREFIX + "buf_1"
 
 
 def _interp(xs, ys, grid, x, y):
@@ -101,18 +114,28 @@ def synth(lib, module, sources, params, out, lib_sha):
     net = os.path.join(out, "netlist.v")
     stat = os.path.join(out, "stat.txt")
     stamp = os.path.join(out, "map.stamp")
-    key = f"{lib_sha} {os.path.basename(il)}"
+    abc_script = os.path.join(out, "abc.script")
+    with open(abc_script, "w") as f:
+        f.write(ABC_SCRIPT)
+    constr = os.path.join(out, "abc.constr")
+    with open(constr, "w") as f:
+        f.write(f"set_driving_cell {ABC_DRIVER}\nset_load {flop_figures(lib)[2]:.6g}\n")
+    key = f"{lib_sha} {os.path.basename(il)} {_script_sha()}"
     if os.path.isfile(stamp) and open(stamp).read() == key and os.path.isfile(net) and os.path.isfile(stat):
         return _read_stat(stat, net)  # same Liberty, same generic netlist: the mapping is reused
     # read_liberty -lib: the cells as blackboxes with pin directions, so `check` sees their
     # outputs as drivers.
-    script = (f"read_liberty -lib {lib}; read_rtlil {il}; dfflibmap -liberty {lib}; abc -liberty {lib}; "
+    script = (f"read_liberty -lib {lib}; read_rtlil {il}; dfflibmap -liberty {lib}; abc -liberty {lib} -constr {constr} -script {abc_script}; "
               f"opt_clean -purge; setundef -zero; check -assert; tee -o {stat} stat -liberty {lib}; "
               f"write_verilog -noattr -noexpr -nohex -nodec {net}")
     run(["yosys", "-q", "-p", script], os.path.join(out, "yosys.log"))
     with open(stamp, "w") as f:
         f.write(key)
     return _read_stat(stat, net)
+
+
+def _script_sha():
+    return hashlib.sha256((ABC_SCRIPT + ABC_DRIVER).encode()).hexdigest()[:16]
 
 
 def _read_stat(stat, net):
@@ -177,7 +200,8 @@ def main(argv=None):
         prev = os.path.join(a.out, "result.json")
         if os.path.isfile(prev):
             old = json.load(open(prev))
-            if old.get("liberty_sha256") == lib_sha and old.get("generic") == os.path.basename(il):
+            if (old.get("liberty_sha256") == lib_sha and old.get("generic") == os.path.basename(il)
+                    and old.get("abc_script") == _script_sha()):
                 print(json.dumps({k: old[k] for k in ("module", "parameters", "area_um2", "cells", "min_period_ns", "fmax_mhz")}))
                 return 0
         clkq, setup, dcap = flop_figures(a.lib)
@@ -189,7 +213,7 @@ def main(argv=None):
     ffs = sum(n for c, n in counts.items() if c.startswith(PREFIX + "df"))
     res = {"module": a.module, "parameters": a.params, "area_um2": area, "cells": sum(counts.values()),
            "flip_flops": ffs, "cell_counts": counts, **t, "seconds": round(time.time() - t0, 1),
-           "liberty_sha256": lib_sha, "generic": os.path.basename(il)}
+           "liberty_sha256": lib_sha, "generic": os.path.basename(il), "abc_script": _script_sha()}
     tmp = os.path.join(a.out, "result.json.tmp")
     with open(tmp, "w") as f:
         json.dump(res, f, indent=1, sort_keys=True)

@@ -1,7 +1,9 @@
-"""Gate-level energy of hif4_dot64 (STAGES=1: logic and a register rank) on real trace operands
-(stories260k layer0.q_proj, the trace CI produces): every result bit-exact against the
-independent reference, and the energy row equal to the committed CI row of
-configs/cost/sky130/energy.csv. Then a one-cell mutation of the netlist must be caught."""
+"""Gate-level energy on real trace operands (stories260k layer0.q_proj, the trace CI produces) of
+hif4_dot64 STAGES=1 (a dot unit: logic and a register rank) and fp32_acc MANT_BITS=7 RZ (the
+accumulator: its own port layout, a chain of dependent additions, the register checked one cycle
+later): every result bit-exact against the independent reference, and each energy row equal to
+its committed CI row of configs/cost/sky130/energy.csv. Then a one-cell mutation of the HiF4
+netlist must be caught."""
 import csv
 import os
 import re
@@ -12,33 +14,42 @@ import tempfile
 from pdk_test_common import COMMITTED, LIB, PDK_SCRIPTS, ROOT, check, finish, run
 
 HIFSIM = sys.argv[2]
-MODULE, PARAMS, OP, OPS = "hif4_dot64", "STAGES=1", "layer0.q_proj", 256
+UNITS = [("hif4_dot64", "STAGES=1"), ("fp32_acc", "MANT_BITS=7;ROUND_RZ=1")]
+OP, OPS = "layer0.q_proj", 256
 TRACE = os.path.join(ROOT, "traces", "stories260k")
 
 subprocess.run(["bash", os.path.join(ROOT, "scripts", "capture", "ensure_traces.sh"), "--only", "stories260k"],
                check=True, capture_output=True)
-ref = [r for r in csv.DictReader(open(os.path.join(COMMITTED, "energy.csv")))
-       if r["module"] == MODULE and r["parameters"] == PARAMS and r["trace_op"] == "stories260k/" + OP]
-check(len(ref) == 1, "one committed CI row")
+committed = list(csv.DictReader(open(os.path.join(COMMITTED, "energy.csv"))))
+ref = {u: [r for r in committed if (r["module"], r["parameters"]) == u and r["trace_op"] == "stories260k/" + OP]
+       for u in UNITS}
+for u in UNITS:
+    check(len(ref[u]) == 1, f"one committed CI row for {u[0]} {u[1]}")
 with tempfile.TemporaryDirectory() as work:
     synth = os.path.join(work, "synth")
     rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", synth,
-                        "--out", os.path.join(work, "units.csv"), "--only", f"^{MODULE} {PARAMS}$"])
+                        "--out", os.path.join(work, "units.csv"), "--only",
+                        "^(" + "|".join(f"{m} {p}" for m, p in UNITS) + ")$"])
     check(rc == 0, f"synth_all exit {rc}: {err[-1500:]}")
     csv_out = os.path.join(work, "energy.csv")
     cmd = [sys.executable, os.path.join(PDK_SCRIPTS, "gate_energy.py"), "--lib", LIB, "--synth", synth,
            "--trace", TRACE, "--op", OP, "--hifsim", HIFSIM, "--out", csv_out, "--ops", str(OPS)]
     rc, out, err = run(cmd)
     check(rc == 0, f"gate_energy exit {rc}: {err[-1500:]}")
-    check("bit-exact" in err, "results were checked bit for bit")
-    if rc == 0 and ref:
-        got = [r for r in csv.DictReader(open(csv_out)) if r["parameters"] == PARAMS][0]
-        for k in ("ops", "toggles_per_op", "logic_pj", "flop_data_pj", "clock_pj", "input_nets_pj", "unit_pj"):
-            a, b = float(got[k]), float(ref[0][k])
-            check(abs(a - b) <= 1e-5 * max(abs(b), 1e-9), f"{k}: {a} vs committed {b}")
+    check("255 results bit-exact (accumulations" in err and "255 results bit-exact (hif4" in err,
+          f"every result was checked bit for bit: {err[-800:]}")
+    if rc == 0:
+        rows = list(csv.DictReader(open(csv_out)))
+        for u in UNITS:
+            got = [r for r in rows if (r["module"], r["parameters"]) == u]
+            check(len(got) == 1 and len(ref[u]) == 1, f"{u[0]} {u[1]}: one row written and one committed")
+            for k in ("ops", "toggles_per_op", "logic_pj", "flop_data_pj", "clock_pj", "input_nets_pj", "unit_pj"):
+                if got and ref[u]:
+                    a, b = float(got[0][k]), float(ref[u][0][k])
+                    check(abs(a - b) <= 1e-5 * max(abs(b), 1e-9), f"{u[0]} {k}: {a} vs committed {b}")
     # Mutation: the cell driving an FP32 exponent bit of the result becomes its dual (NAND2 <->
     # NOR2, XOR2 <-> XNOR2, ...: same pins, different function); the check must stop the flow.
-    net = [os.path.join(synth, d, "netlist.v") for d in sorted(os.listdir(synth)) if not d.startswith(".")][0]
+    net = os.path.join(synth, "hif4_dot64_STAGES_1", "netlist.v")
     text = open(net).read()
     dual = {"nand2_1": "nor2_1", "nor2_1": "nand2_1", "xor2_1": "xnor2_1", "xnor2_1": "xor2_1",
             "and2_1": "or2_1", "or2_1": "and2_1", "a21oi_1": "o21ai_1", "o21ai_1": "a21oi_1",

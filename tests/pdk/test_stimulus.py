@@ -1,0 +1,84 @@
+"""The gate-level stimulus references (scripts/pdk/stim_*.py) that every mapped netlist is checked
+against: their one rounding step and the alignment rule of the hif8/bf16 units, each against an
+independent computation, and the builder's refusal of a unit or parameter it does not know.
+No tool runs here (seconds)."""
+import math
+import random
+
+import numpy as np
+
+from pdk_test_common import check, finish
+from fractions import Fraction
+
+from flow_error import FlowError
+import stim_common
+import stim_fp8
+import stimulus
+
+# 1. round_fp(x, 24) is float32 RNE: numpy's float64 -> float32 conversion is correctly rounded
+#    (normal, subnormal, overflow to Inf), so for any double x the two must agree bit for bit.
+rng = random.Random(15)
+bad = []
+for i in range(4000):
+    e = rng.randint(-160, 130)
+    x = math.ldexp(rng.random() + (0.5 if i % 3 else 0.0), e) * (-1 if i & 1 else 1)
+    if i % 7 == 0:  # exact ties between two float32 neighbours
+        x = float(np.float32(x)) + math.ldexp(1.0, math.frexp(float(np.float32(x)))[1] - 25) if x else x
+    with np.errstate(over="ignore"):
+        want32 = np.array([x], np.float64).astype(np.float32)
+    want = int(want32.view(np.uint32)[0])
+    if x == 0:
+        want = 0  # the reference's zero is +0 (no signed-zero Fraction)
+    got = stim_common.round_fp(Fraction(x))
+    if got != want:
+        bad.append((x, hex(got), hex(want)))
+check(not bad, f"round_fp(x, 24) == numpy float32 for 4000 doubles: {len(bad)} differ, first {bad[:2]}")
+
+
+# 2. round_fp(x, p) for p < 24 (the fp32_acc register widths), RNE and RZ, against the two
+#    neighbours on the p-bit grid computed with float arithmetic (frexp / ldexp).
+def grid_round(x, p, rz):
+    m, e = math.frexp(abs(x))  # abs(x) = m 2^e, 0.5 <= m < 1
+    q = max(e - 1, -126) - (p - 1)  # weight of the last kept bit
+    lo = math.floor(abs(x) / 2.0 ** q)
+    r = abs(x) / 2.0 ** q - lo
+    up = (not rz) and (r > 0.5 or (r == 0.5 and lo & 1))
+    v = math.ldexp(lo + (1 if up else 0), q)
+    return int(np.array([math.copysign(v, x)], np.float32).view(np.uint32)[0])
+
+
+bad = []
+for p in (8, 11, 14):
+    for rz in (False, True):
+        for i in range(1500):
+            x = float(np.float32(math.ldexp(rng.random() + 0.5, rng.randint(-140, 100)) * (-1 if i & 1 else 1)))
+            if i % 5 == 0:  # a tie on the p-bit grid
+                m, e = math.frexp(x)
+                x = math.ldexp(round(m * 2 ** p) / 2 ** p + 2.0 ** -(p + 1), e)
+            got, want = stim_common.round_fp(Fraction(x), p, rz), grid_round(x, p, rz)
+            if got != want:
+                bad.append((p, rz, x, hex(got), hex(want)))
+check(not bad, f"round_fp(x, p in 8/11/14, RNE/RZ) == grid rounding: {len(bad)} differ, first {bad[:2]}")
+check(stim_common.round_fp(Fraction(2) ** 128) == 0x7F800000, "RNE overflow gives +Inf")
+check(stim_common.round_fp(-Fraction(2) ** 128, 8, True) == 0xFF7F0000, "RZ overflow gives -(largest 8-bit value)")
+
+# 3. The alignment rule of hif8_dot / bf16_dot64 (docs/datapath.md): a product 2^40 below the
+#    largest one falls out of a 24-bit window; with a sticky bit it still sets the result's last
+#    bit (64 + 2^-17 is a float32), truncated it is lost, and the exact window (W = 0) rounds the
+#    true sum 64 + 2^-34 to 64. A one-bit error in the window arithmetic changes these words.
+big, tiny = (False, 8, 0), (False, 8, -3)  # 8 x 8 = 64 at exponent 0; 8 x 8 x 2^-40
+tiny_b = (False, 8, -37)
+check(stim_fp8.aligned_sum([(big, big), (tiny, tiny_b)], 8, 24, True) == 0x42800001, "sticky keeps the lost bit")
+check(stim_fp8.aligned_sum([(big, big), (tiny, tiny_b)], 8, 24, False) == 0x42800000, "truncation drops it")
+check(stim_fp8.aligned_sum([(big, big), (tiny, tiny_b)], 8, 0, False) == 0x42800000, "exact sum rounds to 64")
+check(stim_fp8.aligned_sum([], 8, 24, True) == 0, "no nonzero product gives +0")
+
+# 4. Units and parameters the builder does not know are refused by name.
+for mod, params, what in (("nosuch_dot", "-", "no stimulus builder"), ("hif4_dot64", "NOSUCH=1", "no parameter NOSUCH")):
+    try:
+        stimulus.build(mod, params, "a.npy", "b.npy", "hifsim", 1)
+        check(False, f"{mod} {params}: refused")
+    except FlowError as e:
+        check(what in str(e), f"{mod} {params}: message '{e}' says '{what}'")
+check(stimulus.parameters("fp32_acc", "MANT_BITS=7")["ROUND_RZ"] is not None, "unset parameters take the RTL default")
+finish()

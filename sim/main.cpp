@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "util/error.hpp"
+#include "util/printable.hpp"
 
 namespace hifsim::cli {
 std::vector<Command>& commands() {
@@ -45,13 +46,13 @@ int main(int argc, char** argv) {
     try {
       return c.run(std::vector<std::string>(all.begin() + 2, all.end()), all);
     } catch (const hifsim::Error& e) {
-      std::cerr << "hifsim " << c.name << ": error: " << e.what() << "\n";
+      std::cerr << "hifsim " << c.name << ": error: " << hifsim::one_printable_line(e.what()) << "\n";
       return 2;
     } catch (const std::exception& e) {
-      std::cerr << "hifsim " << c.name << ": internal error: " << e.what() << "\n";
+      std::cerr << "hifsim " << c.name << ": internal error: " << hifsim::one_printable_line(e.what()) << "\n";
       return 3;
     }
   }
-  std::cerr << "hifsim: error: unknown command '" << all[1] << "' (run `hifsim --help`)\n";
+  std::cerr << "hifsim: error: unknown command '" << hifsim::one_printable_line(all[1], 200) << "' (run `hifsim --help`)\n";
   return 2;
 }

@@ -64,7 +64,7 @@ class Runner:
     def __init__(self, hifsim, tmp):
         self.hifsim, self.tmp, self.failures, self.count = hifsim, tmp, [], 0
 
-    def expect_error(self, name, args, must_contain, absent=()):
+    def expect_error(self, name, args, must_contain, absent=(), max_chars=None):
         self.count += 1
         try:
             p = subprocess.run([self.hifsim] + args, cwd=self.tmp, capture_output=True, text=True, timeout=DEADLINE,
@@ -80,6 +80,10 @@ class Runner:
             problems.append(f"{len(lines)} stderr lines, expected 1")
         text = "\n".join(lines)
         problems += [f"message lacks '{m}'" for m in must_contain if m not in text]
+        if any(ord(ch) < 0x20 or ord(ch) == 0x7f for ch in text):
+            problems.append("control characters in the message (a terminal escape or a line break)")
+        if max_chars is not None and len(text) > max_chars:
+            problems.append(f"message of {len(text)} characters, expected at most {max_chars}")
         problems += [f"{a} exists after the error" for a in absent if os.path.exists(os.path.join(self.tmp, a))]
         if problems:
             self.failures.append(f"{name}: {'; '.join(problems)}\n    stderr: {text[:400]}")
@@ -202,6 +206,18 @@ def main():
         os.mkfifo(os.path.join(ct, "synth.csv"))
         r.expect_error("cost synthesis CSV FIFO", ["cost", "--compare-units", "--tables", ct, "--out", "cost2"],
                        ["tables/synth.csv", "FIFO"])
+
+        # Error messages quote the input they refuse: a YAML key with a line break and an ESC
+        # sequence split the message into a forged second line and reached the terminal raw; a 3 MiB
+        # key was printed whole (found from fuzz_unit_config inputs). One printable line, bounded.
+        with open(os.path.join(tmp, "ctrl.yaml"), "w") as f:
+            f.write(open(UNIT).read() + '"x\\nhifsim run: wrote results \\e[2J": 1\n')
+        r.expect_error("config key with a line break and ESC", ["run", "--config", "ctrl.yaml", "--gemm", "8,8,8", "--out", "run6"],
+                       ["ctrl.yaml", "unknown field", "x\\x0ahifsim run", "\\x1b[2J"], ["run6"])
+        with open(os.path.join(tmp, "long.yaml"), "w") as f:
+            f.write(open(UNIT).read() + "? " + "k" * (3 << 20) + "\n: 1\n")
+        r.expect_error("config key of 3 MiB", ["run", "--config", "long.yaml", "--gemm", "8,8,8", "--out", "run7"],
+                       ["long.yaml", "unknown field", "bytes ...]"], ["run7"], max_chars=4096)
 
         # A seed written with a leading zero is decimal: strtoull's base 0 read "010" as octal 8.
         r.count += 1

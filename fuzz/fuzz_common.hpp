@@ -1,0 +1,39 @@
+// The contract every harness checks: a reader given any bytes either returns or throws
+// hifsim::Error (one message naming the input). Any other exception (std::out_of_range from a
+// stoll, a yaml-cpp exception leaking out, std::bad_alloc from a size taken on trust) is a
+// finding, and so is everything ASan and UBSan report. libFuzzer reports an abort as a crash.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace hifsim::fuzz {
+
+template <class F>
+void expect_only_hifsim_errors(F&& f) {
+  try {
+    f();
+  } catch (const hifsim::Error&) {
+    // the expected way to refuse an input
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "FINDING: exception other than hifsim::Error: %s\n", e.what());
+    std::abort();
+  } catch (...) {
+    std::fprintf(stderr, "FINDING: non-standard exception\n");
+    std::abort();
+  }
+}
+
+// A property that must hold for every accepted input.
+inline void require(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "FINDING: %s\n", what);
+    std::abort();
+  }
+}
+
+}  // namespace hifsim::fuzz

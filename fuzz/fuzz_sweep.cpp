@@ -4,10 +4,11 @@
 // for the file's references to resolve. An accepted sweep must count its points as the product
 // of its axes (computed here independently) and refuse a product that overflows or exceeds the
 // limit, the path that used to wrap; small ones (at most 256 points: listing millions would only
-// measure memory) must expand to that many points.
+// measure memory) must expand to that many points with distinct ids.
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
 
 #include "fuzz_common.hpp"
 #include "sweep/points.hpp"
@@ -46,6 +47,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (points <= 256) {
       const auto pts = hifsim::sweep::expand(s);
       hifsim::fuzz::require(pts.size() == points, "expansion size differs from the grid product");
+      std::set<std::string> ids;
+      for (const auto& p : pts) ids.insert(p.id);
+      hifsim::fuzz::require(ids.size() == pts.size(), "two points of one sweep have the same id");
     }
   });
   return 0;

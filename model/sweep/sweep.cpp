@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <set>
 
 #include "io/yaml_input.hpp"
@@ -39,6 +40,22 @@ std::vector<std::pair<std::string, std::vector<std::string>>> axis_map(const YAM
     out.emplace_back(path, vals);
   }
   return out;
+}
+
+// Two equal entries of one axis (a grid list, or a zip group's value tuple) would be two points
+// with the same overrides, hence the same id: one point evaluated twice, whose records cannot be
+// told apart. Refused, naming the later entry (fuzz_sweep checks that ids are distinct).
+void check_distinct(const std::vector<std::pair<std::string, std::vector<std::string>>>& group, const std::string& file,
+                    const std::string& field) {
+  std::map<std::vector<std::string>, size_t> first;
+  for (size_t i = 0; i < group.front().second.size(); ++i) {
+    std::vector<std::string> entry;
+    for (const auto& axis : group) entry.push_back(axis.second[i]);
+    const auto [it, fresh] = first.emplace(std::move(entry), i);
+    if (!fresh)
+      throw Error(file, field + "[" + std::to_string(i) + "]",
+                  "the same value as entry [" + std::to_string(it->second) + "]: the two points would be one");
+  }
 }
 
 void check_keys(const YAML::Node& n, const std::string& file, const std::string& field,
@@ -126,19 +143,26 @@ SweepSpec load_sweep(const std::string& path) {
   };
   if (root["grid"]) {
     s.grid = axis_map(root["grid"], path, "grid");
-    for (const auto& [p, v] : s.grid) add_axis(p, "grid");
+    for (const auto& [p, v] : s.grid) {
+      add_axis(p, "grid");
+      check_distinct({{p, v}}, path, "grid." + p);
+    }
   }
   if (root["zip"]) {
     if (!root["zip"].IsSequence()) throw Error(path, "zip", "must be a list of groups");
     for (size_t g = 0; g < root["zip"].size(); ++g) {
       const std::string field = "zip[" + std::to_string(g) + "]";
       auto group = axis_map(root["zip"][g], path, field);
+      // Its first list gives the group's length: an empty group `{}` had none, and the expansion
+      // read the first list of an empty vector (SIGSEGV; found by fuzz_sweep).
+      if (group.empty()) throw Error(path, field, "an empty group: give field paths with their lists of values");
       for (const auto& [p, v] : group) {
         add_axis(p, field);
         if (v.size() != group.front().second.size())
           throw Error(path, field + "." + p, "has " + std::to_string(v.size()) + " values, the group's first list has " +
                                                  std::to_string(group.front().second.size()));
       }
+      check_distinct(group, path, field);
       s.zips.push_back(group);
     }
   }

@@ -180,6 +180,16 @@ def main():
             f.write(head + "grid:\n  array.rows: [4]\n  array.rows: [8, 16]\n")
         r.expect_error("sweep duplicate key", ["sweep", "--sweep", "sw/dup.yaml", "--out", "sweep2", "--no-plots", "--quiet"],
                        ["sw/dup.yaml", "grid.array.rows", "given twice"], ["sweep2/results.csv"])
+        # Found by fuzz_sweep: an empty zip group crashed the expansion (SIGSEGV); a value listed
+        # twice made two points with one id (evaluated twice, two identical rows, exit 0).
+        with open(os.path.join(sw, "zip.yaml"), "w") as f:
+            f.write(head + "grid:\n  array.rows: [8, 16]\nzip:\n  - {}\n")
+        r.expect_error("sweep empty zip group", ["sweep", "--sweep", "sw/zip.yaml", "--out", "sweep3", "--no-plots", "--quiet"],
+                       ["sw/zip.yaml", "zip[0]", "an empty group"], ["sweep3/results.csv"])
+        with open(os.path.join(sw, "twice.yaml"), "w") as f:
+            f.write(head + "grid:\n  array.rows: [8, 16, 8]\n")
+        r.expect_error("sweep value listed twice", ["sweep", "--sweep", "sw/twice.yaml", "--out", "sweep4", "--no-plots", "--quiet"],
+                       ["sw/twice.yaml", "grid.array.rows[2]", "the same value as entry [0]"], ["sweep4/results.csv"])
 
         # Workloads too large to count or to hold: 2^93 MACs wrapped the timing core's counters; a
         # value run of a 2^31 x 2^20 x 16 GEMM (A alone 128 GiB) and a --simulate-all over 2^31 instances ended in

@@ -153,6 +153,32 @@ TEST(SweepFile, DuplicateKeysAndHugeIntegers) {
   EXPECT_TRUE(contains(error_within([] { sweep::load_sweep("/dev/zero"); }, 10), "/dev/zero: is a character device"));
 }
 
+// A value listed twice in one axis made two points with the same id: the point was evaluated
+// twice and results.csv held two identical rows (exit 0). A zip group compares whole entries, so
+// a path may repeat a value with a different partner. An empty zip group (found by fuzz_sweep)
+// crashed the expansion.
+TEST(SweepFile, RepeatedAxisValuesAndEmptyZipGroupsAreErrors) {
+  const std::string d = inputs_test::temp_dir();
+  write_file(d + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 4}\n");
+  const std::string head = "schema: hifsim-sweep/1\nname: t\nbase: base.yaml\nworkload: {gemm: [64, 64, 64]}\n";
+  auto write = [&](const std::string& body) {
+    write_file(d + "/s.yaml", head + body);
+    return d + "/s.yaml";
+  };
+  EXPECT_EQ(error_of([&] { sweep::load_sweep(write("grid:\n  array.rows: [8, 16, 8]\n")); }),
+            d + "/s.yaml: grid.array.rows[2]: the same value as entry [0]: the two points would be one");
+  EXPECT_EQ(error_of([&] {
+              sweep::load_sweep(write("zip:\n  - {pe.format: [hif4, hif4, nvfp4, hif4], pe.accumulator: [fp32, kulisch, fp32, fp32]}\n"));
+            }),
+            d + "/s.yaml: zip[0][3]: the same value as entry [0]: the two points would be one");
+  // An empty zip group: the expansion read the first list of an empty group (SIGSEGV).
+  EXPECT_EQ(error_of([&] { sweep::load_sweep(write("grid:\n  array.rows: [8, 16]\nzip:\n  - {}\n")); }),
+            d + "/s.yaml: zip[0]: an empty group: give field paths with their lists of values");
+  const auto pts = sweep::expand(sweep::load_sweep(write("zip:\n  - {pe.format: [hif4, hif4], pe.accumulator: [fp32, kulisch]}\n")));
+  ASSERT_EQ(pts.size(), 2u);
+  EXPECT_NE(pts[0].id, pts[1].id);
+}
+
 TEST(UnitConfig, NonRegularFilesAndHugeIntegers) {
   EXPECT_EQ(error_within([] { cfg::load_unit_config("/dev/zero"); }, 10), "/dev/zero: is a character device, not a regular file");
   const std::string d = inputs_test::temp_dir();

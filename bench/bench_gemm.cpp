@@ -1,14 +1,19 @@
 // Bit-exact GEMM throughput (multiply-accumulates per second) per format, one thread and all
-// threads. Operands are quantized once outside the timed region; the timed region is
-// gemm_quantized (the engine, including operand repacking). scripts/bench_gemm.sh runs this
-// next to numpy's float32 matmul (OpenBLAS) on the same shapes and writes docs/performance.md.
+// threads, at 1024^3 and 4096 x 4096 x 512. Operands are quantized once outside the timed
+// region; the timed region is gemm_quantized (the engine, including operand packing). The
+// kernel variant is the automatic choice (HIFSIM_KERNEL forces one); each result's label
+// names the format and the variant, the JSON context names the CPU. scripts/bench_gemm.sh
+// runs this next to numpy's float32 matmul (OpenBLAS) in the same session and writes
+// docs/performance.md.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
 #include "datapath/gemm.hpp"
+#include "datapath/gemm_cpu.hpp"
 #include "util/rng.hpp"
 
 using namespace hifsim;
@@ -24,19 +29,32 @@ std::vector<float> gaussian(size_t n, uint64_t seed) {
   return x;
 }
 
+// The 1-minute load average, recorded with every result (other jobs on the machine slow it).
+double load1() {
+  double l = -1;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
+    std::fclose(f);
+  }
+  return l;
+}
+
 void BM_Gemm(benchmark::State& st, fmt::Format f, size_t M, size_t N, size_t K) {
   dp::GemmSpec s;
   s.format = f;
   s.threads = static_cast<unsigned>(st.range(0));
   const auto A = gaussian(M * K, 1), B = gaussian(N * K, 2);
   const auto qa = dp::quantize_operand(A.data(), M, K, s), qb = dp::quantize_operand(B.data(), N, K, s);
+  dp::GemmRunInfo info;
   for (auto _ : st) {
-    auto C = dp::gemm_quantized(qa, qb, s);
+    auto C = dp::gemm_quantized(qa, qb, s, &info);
     benchmark::DoNotOptimize(C.data());
   }
   const double macs = static_cast<double>(M) * N * K;
   st.counters["MAC/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
-  st.SetLabel(std::string(fmt::format_info(f).name) + " " + dp::resolved_kernel(s));
+  st.counters["fallback_blocks"] = static_cast<double>(info.fallback_blocks);
+  st.counters["load1"] = load1();
+  st.SetLabel(std::string(fmt::format_info(f).name) + " " + info.kernel);
 }
 
 void register_all() {
@@ -45,23 +63,25 @@ void register_all() {
     size_t M, N, K;
     const char* name;
   };
-  const Shape big[] = {{1024, 1024, 1024, "1024^3"}, {4096, 4096, 512, "4096x4096x512"}};
-  for (const Shape& sh : big) {
-    benchmark::RegisterBenchmark((std::string("gemm/hif4/") + sh.name).c_str(), BM_Gemm, fmt::Format::hif4, sh.M, sh.N, sh.K)
-        ->Arg(1)->Arg(all)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
-  }
-  // The other formats on 1024^3 (their kernels are slower; one iteration is representative).
-  for (fmt::Format f : {fmt::Format::nvfp4, fmt::Format::mxfp4, fmt::Format::hif8, fmt::Format::mxfp8_e4m3,
-                        fmt::Format::bf16}) {
-    benchmark::RegisterBenchmark((std::string("gemm/") + fmt::format_info(f).name + "/1024^3").c_str(), BM_Gemm, f,
-                                 1024, 1024, 1024)
-        ->Arg(1)->Arg(all)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
-  }
+  const Shape shapes[] = {{1024, 1024, 1024, "1024^3"}, {4096, 4096, 512, "4096x4096x512"}};
+  const fmt::Format formats[] = {fmt::Format::hif4,     fmt::Format::nvfp4,      fmt::Format::mxfp4,
+                                 fmt::Format::mxfp8_e4m3, fmt::Format::mxfp8_e5m2, fmt::Format::fp8_e4m3,
+                                 fmt::Format::fp8_e5m2, fmt::Format::hif8,       fmt::Format::bf16};
+  for (fmt::Format f : formats)
+    for (const Shape& sh : shapes) {
+      auto* b = benchmark::RegisterBenchmark((std::string("gemm/") + fmt::format_info(f).name + "/" + sh.name).c_str(),
+                                             BM_Gemm, f, sh.M, sh.N, sh.K);
+      b->Arg(1);
+      if (all > 1) b->Arg(all);
+      b->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+    }
 }
 }  // namespace
 
 int main(int argc, char** argv) {
   register_all();
+  benchmark::AddCustomContext("cpu", dp::cpu_description());
+  benchmark::AddCustomContext("kernel_variant", dp::variant_name(dp::automatic_variant()));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -11,7 +11,8 @@ void add_gemm_options(ArgParser& p) {
   p.option("align-width", "W", "hif8/bf16 alignment window in bits, 0 = exact (default: hif8 0, bf16 64)");
   p.option("align-policy", "P", "hif8/bf16 bits below the window: trunc | sticky (default: hif8 trunc, bf16 sticky)");
   p.option("hif8-lanes", "N", "HiF8 dot-product width: 16 | 32 | 64", std::string("64"));
-  p.option("kernel", "K", "auto | portable | reference (all give the same bits)", std::string("auto"));
+  p.option("kernel", "K", "auto | portable | avx2 | avx512 | reference (all give the same bits; auto: HIFSIM_KERNEL, else the fastest this CPU runs)",
+           std::string("auto"));
   add_quant_options(p);
 }
 
@@ -36,11 +37,7 @@ dp::GemmSpec read_gemm_options(const ArgParser& p, fmt::Format f) {
       else throw Error("command line", "--align-policy", "'" + v + "' is not trunc or sticky");
     }
   }
-  const std::string k = p.get("kernel");
-  if (k == "auto") s.kernel = dp::GemmKernel::automatic;
-  else if (k == "portable") s.kernel = dp::GemmKernel::portable;
-  else if (k == "reference") s.kernel = dp::GemmKernel::reference;
-  else throw Error("command line", "--kernel", "'" + k + "' is not auto, portable or reference");
+  s.kernel = dp::parse_gemm_kernel(p.get("kernel"));
   dp::validate(s);
   return s;
 }

@@ -50,7 +50,24 @@ DotResult aligned_sum(int n, const uint32_t* psig, const int16_t* pexp, const ui
     if (st) st->sum = 0;
     return r;
   }
-  if (spec.width == 0) {  // exact: sum in the 768-bit register, round once
+  if (spec.width == 0) {  // exact: the sum of every product, rounded once
+    int emin = INT_MAX;
+    for (int k = 0; k < n; ++k)
+      if (psig[k]) emin = std::min<int>(emin, pexp[k]);
+    if (emax - emin + 7 <= 126) {
+      // The products fit 128 bits aligned to the lowest one (always for HiF8): the same exact
+      // value as the 768-bit register below, faster.
+      i128 S = 0;
+      for (int k = 0; k < n; ++k)
+        if (psig[k]) {
+          const i128 t = static_cast<i128>(psig[k]) << (pexp[k] - emin);
+          S += pneg[k] ? -t : t;
+        }
+      r.exact = ExactValue::from_int(S, emin);
+      r.value = round_to_float(r.exact);
+      if (st) st->lsb = INT_MIN;
+      return r;
+    }
     ExactSum sum;
     for (int k = 0; k < n; ++k)
       if (psig[k]) sum.add(ExactValue::from_int(pneg[k] ? -static_cast<i128>(psig[k]) : psig[k], pexp[k]));

@@ -39,7 +39,8 @@ Elem decode_e5m2(uint8_t c) {
   return e;
 }
 
-Elem decode_hif8(uint8_t c) {
+namespace {
+Elem decode_hif8_slow(uint8_t c) {
   Elem e;
   if (c == fmt::kHif8NaN) {
     e.kind = Elem::nan;
@@ -58,6 +59,18 @@ Elem decode_hif8(uint8_t c) {
   e.sig = static_cast<uint32_t>(fr * 16.0f);  // exact: 1.mmm * 8 = 8..15
   e.exp = E - 4;
   return e;
+}
+}  // namespace
+
+Elem decode_hif8(uint8_t c) {
+  // All 256 codes split once (the reference GEMM decodes every element of every block).
+  static const struct Table {
+    Elem e[256];
+    Table() {
+      for (int i = 0; i < 256; ++i) e[i] = decode_hif8_slow(static_cast<uint8_t>(i));
+    }
+  } table;
+  return table.e[c];
 }
 
 Elem decode_bf16(uint16_t b) {

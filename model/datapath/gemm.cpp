@@ -1,12 +1,10 @@
 #include "datapath/gemm.hpp"
 
-#include <algorithm>
 #include <cstring>
 
-#include "datapath/gemm_kernels.hpp"
-#include "datapath/hif4_dot.hpp"
-#include "datapath/mx_dot.hpp"
-#include "datapath/nvfp4_dot.hpp"
+#include "datapath/gemm_cpu.hpp"
+#include "datapath/gemm_driver.hpp"
+#include "datapath/gemm_formats.hpp"
 #include "formats/bits.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -15,12 +13,18 @@ namespace hifsim::dp {
 
 using fmt::Format;
 
+GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option) {
+  if (name == "auto") return GemmKernel::automatic;
+  if (name == "portable") return GemmKernel::portable;
+  if (name == "avx2") return GemmKernel::avx2;
+  if (name == "avx512") return GemmKernel::avx512;
+  if (name == "reference") return GemmKernel::reference;
+  throw Error("command line", option, "'" + name + "' is not auto, portable, avx2, avx512 or reference");
+}
+
 int dot_width(const GemmSpec& s) {
-  switch (s.format) {
-    case Format::mxfp8_e4m3: case Format::mxfp8_e5m2: case Format::fp8_e4m3: case Format::fp8_e5m2: return 32;
-    case Format::hif8: return s.hif8_lanes;
-    default: return 64;
-  }
+  const int w = gemm_format_record(s.format).width;
+  return w == 0 ? s.hif8_lanes : w;
 }
 
 AlignSpec default_align(Format f) {
@@ -54,42 +58,7 @@ fmt::QTensor quantize_operand(const float* x, size_t rows, size_t cols, const Ge
 }
 
 DotResult unit_dot(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec& s) {
-  const size_t w = static_cast<size_t>(dot_width(s));
-  const uint16_t* ca = A.codes.data() + m * A.padded_cols + blk * w;
-  const uint16_t* cb = B.codes.data() + n * B.padded_cols + blk * w;
-  uint8_t a8[64], b8[64];
-  for (size_t k = 0; k < w; ++k) {
-    a8[k] = static_cast<uint8_t>(ca[k]);
-    b8[k] = static_cast<uint8_t>(cb[k]);
-  }
-  switch (s.format) {
-    case Format::hif4:
-      return Hif4Dot64::compute(A.hif4_unit(m, blk), B.hif4_unit(n, blk));
-    case Format::nvfp4: {
-      const size_t nb = A.blocks_per_row();
-      return Nvfp4Dot64::compute(a8, A.scales.data() + m * nb + blk * 4, b8, B.scales.data() + n * nb + blk * 4);
-    }
-    case Format::mxfp4: {
-      const size_t nb = A.blocks_per_row();
-      return Mxfp4Dot64::compute(a8, A.scales.data() + m * nb + blk * 2, b8, B.scales.data() + n * nb + blk * 2);
-    }
-    case Format::mxfp8_e4m3: case Format::mxfp8_e5m2: {
-      const size_t nb = A.blocks_per_row();
-      const auto& e = s.format == Format::mxfp8_e4m3 ? fmt::kE4M3 : fmt::kE5M2;
-      return Mxfp8Dot32::compute(e, a8, A.scales[m * nb + blk], b8, B.scales[n * nb + blk]);
-    }
-    case Format::fp8_e4m3: case Format::fp8_e5m2: {
-      // Plain FP8: the MXFP8 unit with unit scales (E8M0 127 = 2^0).
-      const auto& e = s.format == Format::fp8_e4m3 ? fmt::kE4M3 : fmt::kE5M2;
-      return Mxfp8Dot32::compute(e, a8, 127, b8, 127);
-    }
-    case Format::hif8:
-      return Hif8DotN::compute(a8, b8, static_cast<int>(w), effective_align(s));
-    case Format::bf16:
-      return Bf16Dot64::compute(ca, cb, effective_align(s));
-    default:
-      throw Error("gemm", fmt::format_info(s.format).name, "has no dot-product unit");
-  }
+  return gemm_format_record(s.format).unit(A, m, B, n, blk, s);
 }
 
 float epilogue(float acc, const fmt::QTensor& A, const fmt::QTensor& B) {
@@ -117,25 +86,27 @@ void gemm_units(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s,
     }
   }, 64);
 }
-}  // namespace
 
-bool gemm_avx2_available() {
-#if HIFSIM_HAVE_AVX2_KERNELS
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
+CpuVariant variant_for(const GemmSpec& s) {
+  CpuVariant v;
+  switch (s.kernel) {
+    case GemmKernel::portable: v = CpuVariant::portable; break;
+    case GemmKernel::avx2: v = CpuVariant::avx2; break;
+    case GemmKernel::avx512: v = CpuVariant::avx512; break;
+    default: return automatic_variant();
+  }
+  const std::string why = variant_unavailable_reason(v);
+  if (!why.empty()) throw Error("--kernel", variant_name(v), "cannot run on this machine: " + why);
+  return v;
 }
+}  // namespace
 
 std::string resolved_kernel(const GemmSpec& s) {
   if (s.kernel == GemmKernel::reference) return "reference";
-  const bool packed = packed_kernel_supports(s);
-  if (!packed) return "reference";
-  if (s.kernel == GemmKernel::automatic && gemm_avx2_available() && avx2_kernel_supports(s)) return "avx2";
-  return "portable";
+  return variant_name(variant_for(s));
 }
 
-std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s) {
+std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, GemmRunInfo* info) {
   validate(s);
   if (A.format != s.format || B.format != s.format)
     throw Error("gemm", "operands", "are not quantized in " + std::string(fmt::format_info(s.format).name));
@@ -143,11 +114,18 @@ std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, 
     throw Error("gemm", "K", "A has " + std::to_string(A.cols) + " columns, B has " + std::to_string(B.cols));
   if (A.padded_cols % static_cast<size_t>(dot_width(s)) != 0)
     throw Error("gemm", "K", "operands are not padded to the dot-product width (use quantize_operand)");
+  GemmRunInfo local;
+  GemmRunInfo& ri = info ? *info : local;
+  ri = GemmRunInfo{};
+  ri.kernel = resolved_kernel(s);
+  ri.unit_blocks = static_cast<uint64_t>(A.rows) * B.rows * (A.padded_cols / static_cast<size_t>(dot_width(s)));
   std::vector<float> C(A.rows * B.rows, 0.0f);
   if (A.rows == 0 || B.rows == 0) return C;
-  const std::string k = resolved_kernel(s);
-  if (k == "reference") gemm_units(A, B, s, C.data());
-  else gemm_packed(A, B, s, k == "avx2", C.data());
+  if (s.kernel == GemmKernel::reference) {
+    gemm_units(A, B, s, C.data());
+  } else {
+    ri.fallback_blocks = gemm_tiled(A, B, s, variant_for(s), C.data());
+  }
   return C;
 }
 

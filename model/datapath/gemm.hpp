@@ -1,9 +1,11 @@
 // The GEMM engine: C = A * B^T for A (M x K) and B (N x K), both quantized along K, built from
 // the datapath units (docs/datapath.md, "GEMM engine"). For every output the unit results of
 // its K blocks are fed to the accumulator in increasing K order, starting from +0.0; the
-// result is bit-identical for every thread count and kernel (reference, portable, AVX2).
+// result is bit-identical for every thread count and kernel (the reference and every CPU
+// variant of the tile kernels: gemm_cpu.hpp, docs/performance.md).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,10 +16,14 @@
 namespace hifsim::dp {
 
 enum class GemmKernel {
-  automatic,  // the fastest exact kernel this machine runs (AVX2 where available)
-  portable,   // plain C++ packed kernels (no SIMD intrinsics)
+  automatic,  // HIFSIM_KERNEL when set, else the fastest variant this CPU runs (gemm_cpu.hpp)
+  portable,   // the tile kernels in plain C++
+  avx2,       // ... with AVX2 + FMA (an error where the CPU cannot run them)
+  avx512,     // ... with AVX-512 BW/DQ/VL + VNNI
   reference,  // the unit classes called one block at a time (slow; the definition)
 };
+// "auto", "portable", "avx2", "avx512", "reference"; throws hifsim::Error naming `option`.
+GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option = "--kernel");
 
 struct GemmSpec {
   fmt::Format format = fmt::Format::hif4;
@@ -43,17 +49,25 @@ fmt::QTensor quantize_operand(const float* x, size_t rows, size_t cols, const Ge
 // Dot-product unit result for unit-block `blk` (dot_width elements) of row m of A and row n of B.
 DotResult unit_dot(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec& s);
 
+// What one GEMM ran: the kernel, and how many unit results the exact fallback recomputed
+// (blocks whose FP32 value the fast path could not prove; docs/performance.md).
+struct GemmRunInfo {
+  std::string kernel;            // "reference", "portable", "avx2" or "avx512"
+  uint64_t unit_blocks = 0;      // M * N * (padded K / dot_width)
+  uint64_t fallback_blocks = 0;  // of those, computed by the unit instead of the fast path
+};
+
 // M x N result, row-major. A and B must have the same padded K (a multiple of dot_width).
-std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s);
+std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s,
+                                  GemmRunInfo* info = nullptr);
 // Quantizes A and B (with s.quant) and runs gemm_quantized.
 std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s);
 
 // The FP32 epilogue of a format: NVFP4 multiplies by alpha = fl(sA * sB); others return acc.
 float epilogue(float acc, const fmt::QTensor& A, const fmt::QTensor& B);
 
-// True when the AVX2 kernels are compiled in and the CPU supports them.
-bool gemm_avx2_available();
-// Name of the kernel `automatic` resolves to for this spec ("avx2", "portable").
+// Name of the kernel a spec runs with ("reference", "portable", "avx2", "avx512"); throws
+// hifsim::Error when the spec (or HIFSIM_KERNEL) names a variant this CPU cannot run.
 std::string resolved_kernel(const GemmSpec& s);
 
 }  // namespace hifsim::dp

@@ -85,14 +85,6 @@ TEST(Gemm, KernelsAndThreadCountsAreBitIdentical) {
   }
 }
 
-TEST(Gemm, Avx2KernelIsExercisedWhenAvailable) {
-  GemmSpec s;
-  s.format = Format::hif4;
-  if (!gemm_avx2_available()) GTEST_SKIP() << "no AVX2 on this CPU: the portable kernel is the only one";
-  EXPECT_EQ(resolved_kernel(s), "avx2");
-  s.kernel = GemmKernel::portable;
-  EXPECT_EQ(resolved_kernel(s), "portable");
-}
 
 TEST(Gemm, HandlesNaNScalesAndZeroPadding) {
   // A NaN scale makes exactly its row's outputs NaN (canonical); padding adds nothing.

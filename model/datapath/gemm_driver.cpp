@@ -1,0 +1,182 @@
+#include "datapath/gemm_driver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <vector>
+
+#include "datapath/gemm_formats.hpp"
+#include "datapath/gemm_pack.hpp"
+#include "datapath/gemm_tile.hpp"
+#include "util/error.hpp"
+#include "util/parallel.hpp"
+
+namespace hifsim::dp {
+
+using fmt::Format;
+
+namespace {
+
+const tile::VariantKernels& kernels_of(CpuVariant v) {
+#if HIFSIM_HAVE_SIMD_KERNELS
+  if (v == CpuVariant::avx2) return tile::kernels_avx2();
+  if (v == CpuVariant::avx512) return tile::kernels_avx512();
+#endif
+  if (v != CpuVariant::portable) throw Error("gemm", variant_name(v), "kernels are not built into this binary");
+  return tile::kernels_portable();
+}
+
+struct FixupCtx {
+  const fmt::QTensor* A;
+  const fmt::QTensor* B;
+  const GemmSpec* s;
+};
+
+float fixup_unit(const void* ctx, size_t m, size_t n, size_t blk) {
+  const FixupCtx& c = *static_cast<const FixupCtx*>(ctx);
+  return unit_dot(*c.A, m, *c.B, n, blk, *c.s).value;
+}
+
+ExactValue exact_from_double(double d) {
+  if (std::isnan(d)) return ExactValue::make_nan();
+  if (std::isinf(d)) return ExactValue::make_inf(d < 0);
+  if (d == 0) return ExactValue::zero();
+  int e;
+  const double m = std::frexp(std::fabs(d), &e);  // d = m * 2^e, m in [0.5, 1)
+  ExactValue v;
+  v.neg = d < 0;
+  v.mag = static_cast<u128>(std::ldexp(m, 53));
+  v.exp = e - 53;
+  return v;
+}
+
+int ceil_log2(int w) {
+  int l = 0;
+  while ((1 << l) < w) ++l;
+  return l;
+}
+
+// Emit mode: every output of the tile from its per-block values through the accumulator.
+uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, const tile::Call& c,
+                            size_t mr, size_t nr, float* C) {
+  uint64_t fix = 0;
+  const bool kulisch = s.acc.kind == AccSpec::kulisch;
+  Accumulator acc(s.acc);
+  for (size_t r = 0; r < c.rows; ++r) {
+    for (size_t j = 0; j < c.cols; ++j) {
+      const size_t m = c.m0 + r, n = c.n0 + j;
+      acc.reset(0.0f);
+      for (size_t blk = 0; blk < c.nblk; ++blk) {
+        const size_t i = (blk * mr + r) * nr + j;
+        DotResult d;
+        if (c.emit_ok[i] == tile::kExact || (c.emit_ok[i] == tile::kRounds && !kulisch)) {
+          d.value = static_cast<float>(c.emit_val[i]);
+          if (kulisch) d.exact = exact_from_double(c.emit_val[i]);
+        } else {
+          d = unit_dot(A, m, B, n, blk, s);
+          ++fix;
+        }
+        acc.add(d);
+      }
+      C[m * B.rows + n] = epilogue(acc.result(), A, B);
+    }
+  }
+  return fix;
+}
+
+// The (row tile x panel) loop shared by both families. `run(call, tile_row, panel)` runs one tile.
+template <class Run>
+uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, size_t mr, size_t nr,
+                       size_t nblk, float* C, Run&& run) {
+  const size_t M = A.rows, N = B.rows, mt = (M + mr - 1) / mr, panels = (N + nr - 1) / nr;
+  const bool emit = s.acc.kind != AccSpec::fp32;
+  const FixupCtx ctx{&A, &B, &s};
+  std::atomic<uint64_t> fixups{0};
+  // Work item i: panel i / mt, row tile i % mt, so each thread keeps one B panel hot while A streams.
+  parallel_for(panels * mt, s.threads, [&](size_t i0, size_t i1) {
+    std::vector<double> val(emit ? nblk * mr * nr : 0);
+    std::vector<uint8_t> ok(emit ? nblk * mr * nr : 0);
+    uint64_t fix = 0;
+    for (size_t i = i0; i < i1; ++i) {
+      const size_t p = i / mt, t = i % mt;
+      tile::Call c;
+      c.K = A.padded_cols;
+      c.nblk = nblk;
+      c.m0 = t * mr;
+      c.n0 = p * nr;
+      c.rows = std::min(mr, M - c.m0);
+      c.cols = std::min(nr, N - c.n0);
+      c.emit = emit;
+      c.C = C;
+      c.ldc = N;
+      c.alpha = s.format == Format::nvfp4 ? A.tensor_scale * B.tensor_scale : 1.0f;
+      c.emit_val = val.data();
+      c.emit_ok = ok.data();
+      c.fixup = &fixup_unit;
+      c.fixup_ctx = &ctx;
+      c.fixups = &fix;
+      run(c, t, p);
+      if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, C);
+    }
+    fixups += fix;
+  });
+  return fixups.load();
+}
+
+}  // namespace
+
+uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C) {
+  const GemmFormatRecord& rec = gemm_format_record(s.format);
+  const tile::VariantKernels& vk = kernels_of(v);
+  const size_t K = A.padded_cols, w = static_cast<size_t>(dot_width(s)), nblk = K / w;
+  if (rec.family != KernelFamily::fp) {
+    const bool hif4 = rec.family == KernelFamily::hif4;
+    const size_t mr = static_cast<size_t>(hif4 ? vk.int8_mr : vk.nvfp_mr);
+    const size_t nr = static_cast<size_t>(hif4 ? vk.int8_nr : vk.nvfp_nr);
+    const size_t nsub = K / (rec.family == KernelFamily::nvfp4 ? 16 : rec.family == KernelFamily::mxfp4 ? 32 : 64);
+    const PackedInt8A pa = pack_int8_a(A, rec.family, vk, mr, s.threads);
+    const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads);
+    const tile::Int8Kernel kernel = hif4 ? vk.hif4 : rec.family == KernelFamily::nvfp4 ? vk.nvfp4 : vk.mxfp4;
+    return for_each_tile(A, B, s, mr, nr, nblk, C, [&](const tile::Call& c, size_t t, size_t p) {
+      kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
+    });
+  }
+  FpPackParams pp;
+  pp.width = static_cast<int>(w);
+  pp.pbits = rec.pbits;
+  const AlignSpec align = effective_align(s);
+  pp.window = rec.windowed ? align.width : 0;
+  if (pp.window > 0 && pp.window <= tile::max_double_window(pp.width)) {
+    // Narrow window: the windowed sum itself, exactly (the check below would fail on most blocks).
+    pp.exponents = true;
+    const size_t mr = static_cast<size_t>(vk.fpw_mr), nr = static_cast<size_t>(vk.fpw_nr);
+    const PackedFpA pa = pack_fp_a(A, pp, mr, s.threads);
+    const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads);
+    const bool sticky = align.policy == AlignPolicy::sticky;
+    const tile::FpKernel kernel = sticky ? vk.fp_window_sticky : vk.fp_window_trunc;
+    return for_each_tile(A, B, s, mr, nr, nblk, C, [&](tile::Call c, size_t t, size_t p) {
+      c.width = pp.width;
+      c.window_width = pp.window;
+      c.pbits = rec.pbits;
+      kernel(c, pa.at(t * mr, K, nblk), pb.panel(p, nr, K, nblk));
+    });
+  }
+  const size_t mr = static_cast<size_t>(vk.fp_mr), nr = static_cast<size_t>(vk.fp_nr);
+  const PackedFpA pa = pack_fp_a(A, pp, mr, s.threads);
+  const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads);
+  // Exact double sum: products (< 2^pbits each, w of them) spanning at most
+  // 53 - pbits - log2(w) bits of exponent; with a window W, nothing dropped: span + pbits <= W.
+  int max_span = 53 - rec.pbits - ceil_log2(pp.width);
+  if (pp.window > 0) max_span = std::min(max_span, pp.window - rec.pbits);
+  const double exact_limit = max_span < 0 ? 0.5 : std::ldexp(1.0, max_span);
+  const tile::FpKernel kernel = rec.exact_double_sum ? vk.fp_exact : vk.fp_checked;
+  return for_each_tile(A, B, s, mr, nr, nblk, C, [&](tile::Call c, size_t t, size_t p) {
+    c.width = pp.width;
+    c.check = !rec.exact_double_sum;
+    c.window = pp.window > 0;
+    c.exact_limit = exact_limit;
+    kernel(c, pa.at(t * mr, K, nblk), pb.panel(p, nr, K, nblk));
+  });
+}
+
+}  // namespace hifsim::dp

@@ -1,0 +1,181 @@
+// Tile kernels of the int8 family (HiF4, NVFP4, MXFP4): MR rows of A x one panel of NR = NV * L
+// columns of B, over the whole K. Included only by gemm_variant_*.cpp (see gemm_simd.hpp).
+//
+// Per sub-block the integer dot product sum_k qA*qB is exact in int32: B's codes carry a bias
+// (tile::k*Bias) so one vpdpbusd multiplies unsigned by signed bytes, and each A row's int32
+// accumulator starts at -bias * (sum of its codes), which cancels the bias exactly.
+//   HiF4   one 64-block: value = I * (fA * fB). fA*fB has <= 6 significant bits and I < 2^17,
+//          so the product is exact in FP32 and is the unit's output (hif4_dot.hpp, s7).
+//   NVFP4  four 16-blocks: T = sum_j S_j * dB_j * dA_j in double. Each product is exact
+//          (<= 20 significant bits) and every partial sum is a multiple of 2^-20 below 2^30:
+//          exact. One conversion to FP32 is the unit's single rounding (nvfp4_dot.hpp, s7).
+//   MXFP4  two 32-blocks: S0*2^X0 + S1*2^X1 in double, exact when |X0 - X1| <= 39
+//          (13-bit terms fit 53 bits); other blocks (never seen in real data) go to the unit.
+#pragma once
+#include "datapath/gemm_simd.hpp"
+#include "datapath/gemm_tile.hpp"
+
+namespace hifsim::dp::HIFSIM_VARIANT_NS {
+
+// Writes one block's exact values of row r, columns col0.. to the emit buffers.
+template <int MR, int NR>
+HIFSIM_INLINE void emit_exact(const tile::Call& t, size_t blk, int r, int col0, const float* val, int n) {
+  const size_t base = (blk * MR + static_cast<size_t>(r)) * NR + static_cast<size_t>(col0);
+  for (int l = 0; l < n; ++l) {
+    t.emit_val[base + l] = val[l];
+    t.emit_ok[base + l] = tile::kExact;
+  }
+}
+
+// Replaces the lanes of `val` (columns col0..) flagged in `bad` by the unit's result.
+HIFSIM_INLINE void fix_lanes(const tile::Call& t, size_t blk, int r, int col0, float* val, int n, unsigned bad) {
+  for (int l = 0; l < n; ++l) {
+    if (!((bad >> l) & 1)) continue;
+    const size_t col = static_cast<size_t>(col0 + l);
+    if (static_cast<size_t>(r) >= t.rows || col >= t.cols) continue;  // padding: discarded
+    val[l] = t.fixup(t.fixup_ctx, t.m0 + r, t.n0 + col, blk);
+    ++*t.fixups;
+  }
+}
+
+// C[m0 + r][n0 + c] = acc * alpha, NaN canonical (the FP32 epilogue of every format).
+HIFSIM_INLINE void write_c(const tile::Call& t, int r, int col0, const float* acc, int n) {
+  for (int l = 0; l < n; ++l) {
+    const size_t col = static_cast<size_t>(col0 + l);
+    if (static_cast<size_t>(r) >= t.rows || col >= t.cols) continue;
+    float v = acc[l] * t.alpha;
+    if (v != v) {
+      const uint32_t qnan = 0x7FC00000u;
+      std::memcpy(&v, &qnan, 4);
+    }
+    t.C[(t.m0 + r) * t.ldc + t.n0 + col] = v;
+  }
+}
+
+template <int MR, int NV>
+void hif4_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) {
+  using VI = Isa::VI;
+  using VF = Isa::VF;
+  constexpr int L = Isa::L, NR = NV * L;
+  const size_t K = t.K, nblk = t.nblk;
+  VF acc[MR][NV];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
+  for (size_t blk = 0; blk < nblk; ++blk) {
+    VI I[MR][NV];
+    for (int r = 0; r < MR; ++r) {
+      const VI init = Isa::set1_i(a.corr[r * nblk + blk]);
+      for (int v = 0; v < NV; ++v) I[r][v] = init;
+    }
+    const uint8_t* bq = b.q + blk * 16 * NR * 4;
+    const int8_t* aq = a.q + blk * 64;
+#pragma GCC unroll 16
+    for (int g = 0; g < 16; ++g) {
+      VI bv[NV];
+      for (int v = 0; v < NV; ++v) bv[v] = Isa::load_i(bq + (g * NR + v * L) * 4);
+      for (int r = 0; r < MR; ++r) {
+        const VI av = Isa::bcast4(aq + r * K + 4 * g);
+        for (int v = 0; v < NV; ++v) I[r][v] = Isa::dot4(I[r][v], bv[v], av);
+      }
+    }
+    for (int r = 0; r < MR; ++r) {
+      const VF sa = Isa::set1_f(a.fscale[r * nblk + blk]);
+      for (int v = 0; v < NV; ++v) {
+        const VF scale = Isa::mul_f(sa, Isa::load_f(b.fscale + blk * NR + v * L));  // exact
+        if (!t.emit) {
+          acc[r][v] = Isa::fma_exact_f(Isa::cvt_f(I[r][v]), scale, acc[r][v]);
+        } else {
+          alignas(64) float val[L];
+          Isa::store_f(val, Isa::mul_f(Isa::cvt_f(I[r][v]), scale));
+          emit_exact<MR, NR>(t, blk, r, v * L, val, L);
+        }
+      }
+    }
+  }
+  if (t.emit) return;
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) {
+      alignas(64) float out[L];
+      Isa::store_f(out, acc[r][v]);
+      write_c(t, r, v * L, out, L);
+    }
+}
+
+// NVFP4 (SUB = 16, NSUB = 4) and MXFP4 (SUB = 32, NSUB = 2, with the exponent-gap check).
+template <int MR, int NV, int SUB, bool kMx>
+void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) {
+  using VI = Isa::VI;
+  using VF = Isa::VF;
+  using VD = Isa::VD;
+  constexpr int L = Isa::L, LD = Isa::LD, NR = NV * L, NSUB = 64 / SUB, GROUPS = SUB / 4;
+  const size_t K = t.K, nblk = t.nblk, nsub = nblk * NSUB;
+  VF acc[MR][NV];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
+  for (size_t blk = 0; blk < nblk; ++blk) {
+    VD lo[MR][NV], hi[MR][NV];
+    for (int j = 0; j < NSUB; ++j) {
+      const size_t sub = blk * NSUB + j;
+      VI I[MR][NV];
+      for (int r = 0; r < MR; ++r) {
+        const VI init = Isa::set1_i(a.corr[r * nsub + sub]);
+        for (int v = 0; v < NV; ++v) I[r][v] = init;
+      }
+      const uint8_t* bq = b.q + (blk * 16 + j * GROUPS) * NR * 4;
+      const int8_t* aq = a.q + blk * 64 + j * SUB;
+#pragma GCC unroll 8
+      for (int g = 0; g < GROUPS; ++g) {
+        VI bv[NV];
+        for (int v = 0; v < NV; ++v) bv[v] = Isa::load_i(bq + (g * NR + v * L) * 4);
+        for (int r = 0; r < MR; ++r) {
+          const VI av = Isa::bcast4(aq + r * K + 4 * g);
+          for (int v = 0; v < NV; ++v) I[r][v] = Isa::dot4(I[r][v], bv[v], av);
+        }
+      }
+      for (int r = 0; r < MR; ++r) {
+        const VD sa = Isa::set1_d(a.dscale[r * nsub + sub]);
+        for (int v = 0; v < NV; ++v) {
+          const VD sblo = Isa::load_d(b.dscale + sub * NR + v * L), sbhi = Isa::load_d(b.dscale + sub * NR + v * L + LD);
+          const VD tlo = Isa::mul_d(Isa::cvt_d_lo(I[r][v]), sblo), thi = Isa::mul_d(Isa::cvt_d_hi(I[r][v]), sbhi);
+          if (j == 0) {
+            lo[r][v] = Isa::mul_d(tlo, sa);
+            hi[r][v] = Isa::mul_d(thi, sa);
+          } else {
+            lo[r][v] = Isa::fma_exact_d(tlo, sa, lo[r][v]);
+            hi[r][v] = Isa::fma_exact_d(thi, sa, hi[r][v]);
+          }
+        }
+      }
+    }
+    for (int r = 0; r < MR; ++r) {
+      for (int v = 0; v < NV; ++v) {
+        unsigned bad = 0;
+        if (kMx) bad = Isa::abs_gt(Isa::add_i(Isa::set1_i(a.gap[r * nblk + blk]), Isa::load_i(b.gap + blk * NR + v * L)), 39);
+        if (!t.emit) {
+          VF val = Isa::f_from_dd(lo[r][v], hi[r][v]);
+          if (bad) {
+            alignas(64) float tmp[L];
+            Isa::store_f(tmp, val);
+            fix_lanes(t, blk, r, v * L, tmp, L, bad);
+            val = Isa::load_f(tmp);
+          }
+          acc[r][v] = Isa::add_f(acc[r][v], val);
+        } else {
+          const size_t base = (blk * MR + r) * NR + v * L;
+          Isa::store_d(t.emit_val + base, lo[r][v]);
+          Isa::store_d(t.emit_val + base + LD, hi[r][v]);
+          for (int l = 0; l < L; ++l) t.emit_ok[base + l] = ((bad >> l) & 1) ? tile::kRecompute : tile::kExact;
+        }
+      }
+    }
+  }
+  if (t.emit) return;
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) {
+      alignas(64) float out[L];
+      Isa::store_f(out, acc[r][v]);
+      write_c(t, r, v * L, out, L);
+    }
+}
+
+}  // namespace hifsim::dp::HIFSIM_VARIANT_NS

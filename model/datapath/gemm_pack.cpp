@@ -1,0 +1,321 @@
+#include "datapath/gemm_pack.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "datapath/element.hpp"
+#include "formats/bits.hpp"
+#include "formats/scales.hpp"
+#include "util/parallel.hpp"
+
+namespace hifsim::dp {
+
+using fmt::Format;
+
+namespace {
+
+size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
+
+int sub_width(KernelFamily f) { return f == KernelFamily::nvfp4 ? 16 : f == KernelFamily::mxfp4 ? 32 : 64; }
+int bias(KernelFamily f) { return f == KernelFamily::hif4 ? tile::kHif4Bias : tile::kE2m1Bias; }
+
+// One row's integer elements (+ bias) through the variant's row packing.
+void row_ints(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t row, int b, int8_t* q) {
+  const size_t nblk = t.blocks_per_row();
+  const uint16_t* c = t.codes.data() + row * t.padded_cols;
+  if (f == KernelFamily::hif4) vk.hif4_row(c, t.l2.data() + row * nblk, t.l3.data() + row * nblk, nblk, b, q);
+  else vk.e2m1_row(c, t.padded_cols, b, q);
+}
+
+// Scale of sub-block `sub` of a row: HiF4's exact float; NVFP4's E4M3 and MXFP4's E8M0 as
+// doubles, times 1/2 for the half units of E2M1 (so S * dA * dB is the value).
+float hif4_scale(uint8_t e) {
+  return e == fmt::kE6M2NaN ? fmt::f32_nan()
+                            : static_cast<float>(fmt::e6m2_sig(e)) * fmt::pow2f(fmt::e6m2_exp(e) - 2);
+}
+double e2m1_scale(KernelFamily f, uint8_t code) {
+  if (f == KernelFamily::nvfp4) {
+    const Elem e = decode_e4m3(code);
+    if (e.kind == Elem::nan) return std::numeric_limits<double>::quiet_NaN();
+    const double v = std::ldexp(static_cast<double>(e.sig), e.exp - 1);
+    return e.neg ? -v : v;
+  }
+  if (code == fmt::kE8M0NaN) return std::numeric_limits<double>::quiet_NaN();
+  return std::ldexp(1.0, static_cast<int>(code) - 128);
+}
+
+}  // namespace
+
+tile::Int8A PackedInt8A::at(size_t row, size_t K, size_t nblk, size_t nsub) const {
+  tile::Int8A a;
+  a.q = q.data() + row * K;
+  a.corr = corr.data() + row * nsub;
+  if (!fscale.empty()) a.fscale = fscale.data() + row * nblk;
+  if (!dscale.empty()) a.dscale = dscale.data() + row * nsub;
+  if (!gap.empty()) a.gap = gap.data() + row * nblk;
+  return a;
+}
+
+tile::Int8B PackedInt8B::panel(size_t p, size_t nr, size_t K, size_t nblk, size_t nsub) const {
+  tile::Int8B b;
+  b.q = q.data() + p * nr * K;
+  if (!fscale.empty()) b.fscale = fscale.data() + p * nblk * nr;
+  if (!dscale.empty()) b.dscale = dscale.data() + p * nsub * nr;
+  if (!gap.empty()) b.gap = gap.data() + p * nblk * nr;
+  return b;
+}
+
+PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t mr,
+                        unsigned threads) {
+  PackedInt8A p;
+  const size_t K = t.padded_cols, nblk = K / 64, sw = static_cast<size_t>(sub_width(f)), nsub = K / sw;
+  p.rows_padded = round_up(t.rows, mr);
+  p.q.assign(p.rows_padded * K, 0);
+  p.corr.assign(p.rows_padded * nsub, 0);
+  if (f == KernelFamily::hif4) p.fscale.assign(p.rows_padded * nblk, 0.0f);
+  else p.dscale.assign(p.rows_padded * nsub, 0.0);
+  if (f == KernelFamily::mxfp4) p.gap.assign(p.rows_padded * nblk, 0);
+  const int c = bias(f);
+  parallel_for(t.rows, threads, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r) {
+      row_ints(t, f, vk, r, 0, p.q.data() + r * K);
+      for (size_t blk = 0; blk < nblk; ++blk) {
+        const int8_t* q = p.q.data() + r * K + blk * 64;
+        for (size_t j = 0; j < 64 / sw; ++j) {
+          int sum = 0;
+          for (size_t k = 0; k < sw; ++k) sum += q[j * sw + k];
+          p.corr[r * nsub + blk * (64 / sw) + j] = -c * sum;
+        }
+        if (f == KernelFamily::hif4) {
+          p.fscale[r * nblk + blk] = hif4_scale(t.scales[r * nblk + blk]);
+        } else {
+          for (size_t j = 0; j < 64 / sw; ++j) {
+            const size_t s = blk * (64 / sw) + j;
+            p.dscale[r * nsub + s] = e2m1_scale(f, t.scales[r * nsub + s]);
+          }
+          if (f == KernelFamily::mxfp4) p.gap[r * nblk + blk] = t.scales[r * nsub + 2 * blk] - t.scales[r * nsub + 2 * blk + 1];
+        }
+      }
+    }
+  }, 8);
+  return p;
+}
+
+PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t nr,
+                        unsigned threads) {
+  PackedInt8B p;
+  const size_t K = t.padded_cols, nblk = K / 64, sw = static_cast<size_t>(sub_width(f)), nsub = K / sw;
+  p.panels = round_up(t.rows, nr) / nr;
+  const uint8_t c = static_cast<uint8_t>(bias(f));
+  p.q.assign(p.panels * nr * K, c);  // padding columns: biased zeros
+  if (f == KernelFamily::hif4) p.fscale.assign(p.panels * nblk * nr, 0.0f);
+  else p.dscale.assign(p.panels * nsub * nr, 0.0);
+  if (f == KernelFamily::mxfp4) p.gap.assign(p.panels * nblk * nr, 0);
+  parallel_for(p.panels, threads, [&](size_t p0, size_t p1) {
+    std::vector<int8_t> row(K);
+    for (size_t pi = p0; pi < p1; ++pi) {
+      for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {
+        const size_t n = pi * nr + j;
+        row_ints(t, f, vk, n, c, row.data());
+        // Groups of 4 consecutive k of this column go to [blk][group][j][4].
+        uint8_t* dst = p.q.data() + pi * nblk * 16 * nr * 4 + j * 4;
+        for (size_t g = 0; g < K / 4; ++g) std::memcpy(dst + g * nr * 4, row.data() + 4 * g, 4);
+        for (size_t blk = 0; blk < nblk; ++blk) {
+          if (f == KernelFamily::hif4) {
+            p.fscale[(pi * nblk + blk) * nr + j] = hif4_scale(t.scales[n * nblk + blk]);
+          } else {
+            for (size_t s = blk * (64 / sw); s < (blk + 1) * (64 / sw); ++s)
+              p.dscale[(pi * nsub + s) * nr + j] = e2m1_scale(f, t.scales[n * nsub + s]);
+            if (f == KernelFamily::mxfp4)
+              p.gap[(pi * nblk + blk) * nr + j] = t.scales[n * nsub + 2 * blk] - t.scales[n * nsub + 2 * blk + 1];
+          }
+        }
+      }
+    }
+  });
+  return p;
+}
+
+// ---- fp family ----
+
+namespace {
+
+struct ElemInfo {
+  double value = 0;   // exact (NaN, +-Inf kept)
+  int16_t exp = 0;
+  bool finite_nonzero = false;
+  bool special = false;  // NaN or Inf
+};
+
+ElemInfo elem_info(Format f, uint16_t code) {
+  Elem e;
+  switch (f) {
+    case Format::hif8: e = decode_hif8(static_cast<uint8_t>(code)); break;
+    case Format::bf16: e = decode_bf16(code); break;
+    case Format::mxfp8_e4m3: case Format::fp8_e4m3: e = decode_e4m3(static_cast<uint8_t>(code)); break;
+    default: e = decode_e5m2(static_cast<uint8_t>(code)); break;
+  }
+  ElemInfo r;
+  if (e.kind == Elem::nan) {
+    r.value = std::numeric_limits<double>::quiet_NaN();
+    r.special = true;
+  } else if (e.kind == Elem::inf) {
+    r.value = e.neg ? -HUGE_VAL : HUGE_VAL;
+    r.special = true;
+  } else {
+    const double v = std::ldexp(static_cast<double>(e.sig), e.exp);
+    r.value = e.neg ? -v : v;
+    r.exp = static_cast<int16_t>(e.exp);
+    r.finite_nonzero = e.sig != 0;
+  }
+  return r;
+}
+
+// Decoded elements: a table for 8-bit codes, direct decode for BF16.
+struct Decoder {
+  Format f;
+  ElemInfo table[256];
+  explicit Decoder(Format fm) : f(fm) {
+    if (f != Format::bf16)
+      for (int c = 0; c < 256; ++c) table[c] = elem_info(f, static_cast<uint16_t>(c));
+  }
+  ElemInfo operator()(uint16_t c) const { return f == Format::bf16 ? elem_info(f, c) : table[c & 0xFF]; }
+};
+
+bool mx_scaled(Format f) { return f == Format::mxfp8_e4m3 || f == Format::mxfp8_e5m2; }
+
+double block_scale(const fmt::QTensor& t, size_t row, size_t blk) {
+  if (!mx_scaled(t.format)) return 1.0;
+  const uint8_t x = t.scales[row * t.blocks_per_row() + blk];
+  return x == fmt::kE8M0NaN ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, static_cast<int>(x) - 127);
+}
+
+int ceil_log2(int w) {
+  int l = 0;
+  while ((1 << l) < w) ++l;
+  return l;
+}
+
+// Where one block of one row goes: element k to x[k * stride] (and ex[k * stride]), the
+// block's metadata to the rest.
+struct FpBlockOut {
+  double* x;
+  double* ex;  // nullptr unless exponents are packed
+  size_t stride;
+  double *scale, *norm, *wmax, *spanf;
+  uint8_t* special;
+};
+
+void pack_fp_block(const fmt::QTensor& t, const Decoder& dec, const FpPackParams& pp, size_t row, size_t blk,
+                   double extra_norm, double extra_wmax, const FpBlockOut& o) {
+  const uint16_t* c = t.codes.data() + row * t.padded_cols + blk * pp.width;
+  double ss = 0;
+  int lo = INT16_MAX, hi = INT16_MIN;
+  bool special = false;
+  for (int k = 0; k < pp.width; ++k) {
+    const ElemInfo e = dec(c[k]);
+    o.x[k * o.stride] = e.value;
+    special |= e.special;
+    if (o.ex) o.ex[k * o.stride] = e.finite_nonzero ? e.exp : -HUGE_VAL;
+    if (e.finite_nonzero) {
+      ss += e.value * e.value;
+      lo = std::min<int>(lo, e.exp);
+      hi = std::max<int>(hi, e.exp);
+    }
+  }
+  const double scale = block_scale(t, row, blk);
+  *o.scale = scale;
+  *o.norm = std::sqrt(ss) * scale * extra_norm;
+  *o.wmax = hi == INT16_MIN ? 0.0 : std::ldexp(scale, hi) * extra_wmax;
+  *o.spanf = hi == INT16_MIN ? 1.0 : std::ldexp(1.0, hi - lo);
+  if (o.special) *o.special = special;
+}
+
+}  // namespace
+
+tile::FpA PackedFpA::at(size_t row, size_t K, size_t nblk) const {
+  tile::FpA a;
+  a.x = x.data() + row * K;
+  a.scale = scale.data() + row * nblk;
+  a.norm = norm.data() + row * nblk;
+  a.wmax = wmax.data() + row * nblk;
+  a.spanf = spanf.data() + row * nblk;
+  if (!e.empty()) a.e = e.data() + row * K;
+  if (!special.empty()) a.special = special.data() + row * nblk;
+  return a;
+}
+
+tile::FpB PackedFpB::panel(size_t p, size_t nr, size_t K, size_t nblk) const {
+  tile::FpB b;
+  b.x = x.data() + p * K * nr;
+  b.scale = scale.data() + p * nblk * nr;
+  b.norm = norm.data() + p * nblk * nr;
+  b.wmax = wmax.data() + p * nblk * nr;
+  b.spanf = spanf.data() + p * nblk * nr;
+  if (!e.empty()) b.e = e.data() + p * K * nr;
+  if (!special.empty()) b.special = special.data() + p * nblk * nr;
+  return b;
+}
+
+PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, unsigned threads) {
+  PackedFpA p;
+  const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
+  p.rows_padded = round_up(t.rows, mr);
+  p.x.assign(p.rows_padded * K, 0.0);
+  p.scale.assign(p.rows_padded * nblk, 1.0);
+  p.norm.assign(p.rows_padded * nblk, 0.0);
+  p.wmax.assign(p.rows_padded * nblk, 0.0);
+  p.spanf.assign(p.rows_padded * nblk, 1.0);
+  if (pp.exponents) {
+    p.e.assign(p.rows_padded * K, -HUGE_VAL);
+    p.special.assign(p.rows_padded * nblk, 0);
+  }
+  const Decoder dec(t.format);
+  parallel_for(t.rows, threads, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r)
+      for (size_t blk = 0; blk < nblk; ++blk) {
+        const size_t i = r * nblk + blk, x0 = r * K + blk * pp.width;
+        const FpBlockOut o{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, 1, &p.scale[i], &p.norm[i],
+                           &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
+        pack_fp_block(t, dec, pp, r, blk, 1.0, 1.0, o);
+      }
+  }, 8);
+  return p;
+}
+
+PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, unsigned threads) {
+  PackedFpB p;
+  const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
+  p.panels = round_up(t.rows, nr) / nr;
+  p.x.assign(p.panels * nr * K, 0.0);
+  p.scale.assign(p.panels * nblk * nr, 1.0);
+  p.norm.assign(p.panels * nblk * nr, 0.0);
+  p.wmax.assign(p.panels * nblk * nr, 0.0);
+  p.spanf.assign(p.panels * nblk * nr, 1.0);
+  if (pp.exponents) {
+    p.e.assign(p.panels * nr * K, -HUGE_VAL);
+    p.special.assign(p.panels * nblk * nr, 0);
+  }
+  // The tile kernel's bound factors (gemm_kernels_fp.hpp), folded into B's per-block values.
+  const double extra_norm = 0x1p-45;
+  const double extra_wmax = pp.window > 0 ? std::ldexp(1.0, pp.pbits + ceil_log2(pp.width) + 1 - pp.window) : 0.0;
+  const Decoder dec(t.format);
+  parallel_for(p.panels, threads, [&](size_t p0, size_t p1) {
+    for (size_t pi = p0; pi < p1; ++pi)
+      for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {
+        const size_t n = pi * nr + j;
+        for (size_t blk = 0; blk < nblk; ++blk) {
+          const size_t i = (pi * nblk + blk) * nr + j, x0 = (pi * K + blk * pp.width) * nr + j;
+          const FpBlockOut o{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, nr, &p.scale[i], &p.norm[i],
+                             &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
+          pack_fp_block(t, dec, pp, n, blk, extra_norm, extra_wmax, o);
+        }
+      }
+  });
+  return p;
+}
+
+}  // namespace hifsim::dp

@@ -1,0 +1,60 @@
+// Operand packing for the GEMM tile kernels (gemm_tile.hpp): each quantized operand is turned
+// once into the integer or double form its kernel family computes with, A in rows padded to
+// the tile height MR, B in column panels of NR (docs/performance.md, "Kernel design").
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "datapath/gemm_tile.hpp"
+#include "formats/tensor.hpp"
+
+namespace hifsim::dp {
+
+enum class KernelFamily { hif4, nvfp4, mxfp4, fp };
+
+struct PackedInt8A {
+  size_t rows_padded = 0;
+  std::vector<int8_t> q;
+  std::vector<int32_t> corr;
+  std::vector<float> fscale;
+  std::vector<double> dscale;
+  std::vector<int32_t> gap;
+  tile::Int8A at(size_t row, size_t K, size_t nblk, size_t nsub) const;
+};
+struct PackedInt8B {
+  size_t panels = 0;
+  std::vector<uint8_t> q;
+  std::vector<float> fscale;
+  std::vector<double> dscale;
+  std::vector<int32_t> gap;
+  tile::Int8B panel(size_t p, size_t nr, size_t K, size_t nblk, size_t nsub) const;
+};
+// `vk` supplies the row packing compiled for the CPU variant in use.
+PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t mr,
+                        unsigned threads);
+PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t nr,
+                        unsigned threads);
+
+struct FpPackParams {
+  int width = 64;            // block width w
+  int pbits = 8;             // product significand bits of the unit
+  int window = 0;            // alignment window W (0 = exact)
+  bool exponents = false;    // also pack element exponents and special flags (fp_window kernels)
+};
+
+struct PackedFpA {
+  size_t rows_padded = 0;
+  std::vector<double> x, scale, norm, wmax, spanf, e;
+  std::vector<uint8_t> special;
+  tile::FpA at(size_t row, size_t K, size_t nblk) const;
+};
+struct PackedFpB {
+  size_t panels = 0;
+  std::vector<double> x, scale, norm, wmax, spanf, e;
+  std::vector<uint8_t> special;
+  tile::FpB panel(size_t p, size_t nr, size_t K, size_t nblk) const;
+};
+PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& p, size_t mr, unsigned threads);
+PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& p, size_t nr, unsigned threads);
+
+}  // namespace hifsim::dp

@@ -1,0 +1,408 @@
+// Every GEMM kernel variant against the unit-by-unit reference, bit for bit (issue 13).
+//
+// One checker (the reference: every block through the format's dot-product unit, then the
+// Accumulator, gemm.hpp), several generators, the subject (gemm_quantized with a forced
+// kernel variant). Per format configuration at least 10^6 unit dot products at the default
+// level (HIFSIM_TEST_SCALE scales them; the sanitizer build runs 5 %), from four generators:
+//   llm      LLM-like floats (Gaussian bulk, outlier and tiny channels) quantized by the
+//            format's own quantizer, with K padding (K not a multiple of the block)
+//   spread   finite elements whose exponents span a random 0..64 binades per block (alignment
+//            windows cut at every position: sticky bits, window edges, double-sum exactness)
+//   cancel   A and B rows are a few base rows with random signs flipped: heavy cancellation,
+//            exact zeros, results exactly halfway between two floats (ties), tiny results
+//   codes    (corners) uniformly random element and scale codes: every special (NaN, Inf, NaN
+//            scales), every scale extreme, subnormal products, overflow to Inf
+// Each runs on every kernel variant this CPU runs plus the portable one: with one thread for
+// each of the four accumulators (FP32 RNE, reduced mantissa RZ and RNE, Kulisch), and with 2
+// and 3 threads for FP32 RNE (accumulated inside the tile kernel) and fp32-m10-rz (block
+// results accumulated by the engine: the path the other accumulators share).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/test_env.hpp"
+#include "datapath/element.hpp"
+#include "datapath/gemm.hpp"
+#include "datapath/gemm_cpu.hpp"
+#include "formats/bits.hpp"
+#include "util/parallel.hpp"
+#include "util/rng.hpp"
+
+using namespace hifsim;
+using namespace hifsim::dp;
+using fmt::Format;
+
+namespace {
+
+struct Config {
+  Format f;
+  int lanes = 64;  // hif8
+  int width = -1;  // alignment window for hif8/bf16; -1 = the format's default
+  AlignPolicy policy = AlignPolicy::trunc;
+};
+
+std::string name(const Config& c) {
+  std::string s = fmt::format_info(c.f).name;
+  if (c.f == Format::hif8) s += " N=" + std::to_string(c.lanes);
+  if (c.width >= 0) s += " W=" + std::to_string(c.width) + (c.policy == AlignPolicy::sticky ? " sticky" : " trunc");
+  return s;
+}
+
+GemmSpec spec_of(const Config& c) {
+  GemmSpec s;
+  s.format = c.f;
+  s.hif8_lanes = c.lanes;
+  if (c.width >= 0) {
+    s.align = {c.width, c.policy};
+    s.align_set = true;
+  }
+  return s;
+}
+
+const char* const kAccs[] = {"fp32", "fp32-m10-rz", "fp32-m13-rne", "kulisch"};
+
+std::vector<CpuVariant> variants_under_test() {
+  std::vector<CpuVariant> v = runnable_variants();
+  static bool said = false;
+  if (!said) {
+    said = true;
+    for (CpuVariant x : {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avx512}) {
+      const std::string why = variant_unavailable_reason(x);
+      std::printf("[ kernels  ] %-8s %s\n", variant_name(x), why.empty() ? "tested" : ("SKIPPED: " + why).c_str());
+    }
+    std::printf("[ kernels  ] CPU: %s\n", cpu_description().c_str());
+  }
+  return v;
+}
+
+GemmKernel kernel_of(CpuVariant v) {
+  switch (v) {
+    case CpuVariant::avx2: return GemmKernel::avx2;
+    case CpuVariant::avx512: return GemmKernel::avx512;
+    default: return GemmKernel::portable;
+  }
+}
+
+// ---- code-level facts per format ----
+int code_bits(Format f) { return static_cast<int>(fmt::format_info(f).code_bits); }
+uint16_t sign_bit(Format f) { return code_bits(f) == 4 ? 0x8 : code_bits(f) == 8 ? 0x80 : 0x8000; }
+
+Elem decode(Format f, uint16_t c) {
+  switch (f) {
+    case Format::hif8: return decode_hif8(static_cast<uint8_t>(c));
+    case Format::bf16: return decode_bf16(c);
+    case Format::mxfp8_e4m3: case Format::fp8_e4m3: return decode_e4m3(static_cast<uint8_t>(c));
+    case Format::mxfp8_e5m2: case Format::fp8_e5m2: return decode_e5m2(static_cast<uint8_t>(c));
+    default: return decode_e2m1(static_cast<uint8_t>(c));
+  }
+}
+
+// Positive finite nonzero element codes grouped by their exponent (the unit's decode).
+const std::map<int, std::vector<uint16_t>>& codes_by_exp(Format f) {
+  static std::map<Format, std::map<int, std::vector<uint16_t>>> cache;
+  auto it = cache.find(f);
+  if (it != cache.end()) return it->second;
+  std::map<int, std::vector<uint16_t>>& m = cache[f];
+  const uint32_t n = 1u << (code_bits(f) - 1);
+  for (uint32_t c = 1; c < n; ++c) {
+    const Elem e = decode(f, static_cast<uint16_t>(c));
+    if (e.kind == Elem::num && e.sig != 0) m[e.exp].push_back(static_cast<uint16_t>(c));
+  }
+  return m;
+}
+
+bool has_block_scales(Format f) { return f == Format::hif4 || f == Format::nvfp4 || f == Format::mxfp4 || f == Format::mxfp8_e4m3 || f == Format::mxfp8_e5m2; }
+
+// An empty QTensor of the right shape (K a multiple of the unit width) for code-level filling.
+fmt::QTensor blank(Format f, size_t rows, size_t K) {
+  fmt::QTensor t;
+  t.format = f;
+  t.rows = rows;
+  t.cols = K;
+  t.padded_cols = K;
+  t.codes.assign(rows * K, 0);
+  if (has_block_scales(f)) t.scales.assign(rows * (K / t.block()), 0);
+  if (f == Format::hif4) {
+    t.l2.assign(rows * (K / 64), 0);
+    t.l3.assign(rows * (K / 64), 0);
+  }
+  return t;
+}
+
+// Random scale codes: `wide` spans every code (NaN at ~1 %), else a narrow realistic range.
+void random_scales(fmt::QTensor& t, SplitMix64& r, bool wide) {
+  for (auto& s : t.scales) {
+    switch (t.format) {
+      case Format::hif4: s = static_cast<uint8_t>(wide ? (r.below(100) == 0 ? 0xFF : r.below(255)) : 150 + r.below(40)); break;
+      case Format::nvfp4:
+        // E4M3 block scales: positive in practice; wide adds zero, subnormal, negative and NaN codes.
+        s = static_cast<uint8_t>(wide ? (r.below(100) == 0 ? 0x7F : r.below(50) == 0 ? 0x80 | r.below(0x7F) : r.below(0x7F))
+                                      : 0x30 + r.below(0x20));
+        break;
+      default:  // E8M0
+        s = static_cast<uint8_t>(wide ? (r.below(100) == 0 ? 0xFF : r.below(255)) : 120 + r.below(10));
+        break;
+    }
+  }
+  if (t.format == Format::hif4)
+    for (size_t i = 0; i < t.l2.size(); ++i) {
+      t.l2[i] = static_cast<uint8_t>(r.next());
+      t.l3[i] = static_cast<uint16_t>(r.next());
+    }
+  if (t.format == Format::nvfp4) t.tensor_scale = wide ? std::ldexp(1.0f + r.below(8) / 8.0f, static_cast<int>(r.below(40)) - 20) : 1.0f;
+}
+
+fmt::QTensor gen_codes(Format f, size_t rows, size_t K, SplitMix64& r) {
+  fmt::QTensor t = blank(f, rows, K);
+  for (auto& c : t.codes) c = static_cast<uint16_t>(r.below(1u << code_bits(f)));
+  random_scales(t, r, true);
+  return t;
+}
+
+// Finite elements whose exponents span a random number of binades per block of `w`.
+fmt::QTensor gen_spread(Format f, size_t rows, size_t K, size_t w, SplitMix64& r) {
+  fmt::QTensor t = blank(f, rows, K);
+  const auto& by_exp = codes_by_exp(f);
+  std::vector<int> exps;
+  for (const auto& kv : by_exp) exps.push_back(kv.first);
+  const int lo = exps.front(), hi = exps.back();
+  for (size_t row = 0; row < rows; ++row)
+    for (size_t b = 0; b < K / w; ++b) {
+      const int spread = static_cast<int>(r.below(65));
+      const int base = lo + static_cast<int>(r.below(static_cast<uint64_t>(hi - lo + 1)));
+      for (size_t k = 0; k < w; ++k) {
+        uint16_t& c = t.codes[row * K + b * w + k];
+        if (r.below(8) == 0) continue;  // zero
+        const int e = std::clamp(base - static_cast<int>(r.below(static_cast<uint64_t>(spread) + 1)), lo, hi);
+        auto it = by_exp.lower_bound(e);
+        if (it == by_exp.end()) --it;
+        c = it->second[r.below(it->second.size())];
+        if (r.below(2)) c |= sign_bit(f);
+      }
+    }
+  random_scales(t, r, false);
+  return t;
+}
+
+// Rows from the rows of `a` (row i from row i mod a.rows): same codes and scales, random signs
+// flipped (never on zero codes: HiF8's negative zero is its NaN). A and B made this way from the
+// same few base rows give dot products of +-x^2 terms: heavy cancellation.
+fmt::QTensor gen_cancel(const fmt::QTensor& a, size_t rows, SplitMix64& r) {
+  fmt::QTensor t = blank(a.format, rows, a.padded_cols);
+  const size_t K = a.padded_cols, nb = a.scales.size() / std::max<size_t>(a.rows, 1);
+  for (size_t n = 0; n < rows; ++n) {
+    const size_t src = n % a.rows;
+    const unsigned flip_rate = 1 + static_cast<unsigned>(r.below(3));  // 1/2, 1/3, 1/4 of the elements
+    for (size_t k = 0; k < K; ++k) {
+      uint16_t c = a.codes[src * K + k];
+      if ((c & ~sign_bit(a.format)) != 0 && r.below(flip_rate + 1) == 0) c ^= sign_bit(a.format);
+      t.codes[n * K + k] = c;
+    }
+    for (size_t j = 0; j < nb; ++j) t.scales[n * nb + j] = a.scales[src * nb + j];
+    if (a.format == Format::hif4)
+      for (size_t j = 0; j < K / 64; ++j) {
+        t.l2[n * (K / 64) + j] = a.l2[src * (K / 64) + j];
+        t.l3[n * (K / 64) + j] = a.l3[src * (K / 64) + j];
+      }
+  }
+  t.tensor_scale = a.tensor_scale;
+  return t;
+}
+
+std::vector<float> llm_floats(size_t rows, size_t cols, SplitMix64& r) {
+  std::vector<float> x(rows * cols);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
+    x[i] = static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+    const size_t c = i % cols;
+    if (c % 37 == 5) x[i] *= 40.0f;
+    if (c % 11 == 3) x[i] *= 1e-4f;
+  }
+  return x;
+}
+
+enum class Gen { llm, codes, spread, cancel };
+const char* gen_name(Gen g) {
+  switch (g) {
+    case Gen::llm: return "llm";
+    case Gen::codes: return "codes";
+    case Gen::spread: return "spread";
+    case Gen::cancel: return "cancel";
+  }
+  return "?";
+}
+
+struct Operands {
+  fmt::QTensor a, b;
+};
+
+// M x N outputs of `nblk` unit blocks each.
+Operands make_operands(const Config& c, Gen g, size_t M, size_t N, size_t nblk, uint64_t seed) {
+  const GemmSpec s = spec_of(c);
+  const size_t w = static_cast<size_t>(dot_width(s)), K = nblk * w;
+  SplitMix64 r(seed);
+  Operands o;
+  switch (g) {
+    case Gen::llm: {
+      const size_t Kl = K - std::min<size_t>(5, w - 1);  // padded back to K by quantize_operand
+      const auto xa = llm_floats(M, Kl, r), xb = llm_floats(N, Kl, r);
+      o.a = quantize_operand(xa.data(), M, Kl, s);
+      o.b = quantize_operand(xb.data(), N, Kl, s);
+      break;
+    }
+    case Gen::codes:
+      o.a = gen_codes(c.f, M, K, r);
+      o.b = gen_codes(c.f, N, K, r);
+      break;
+    case Gen::spread:
+      o.a = gen_spread(c.f, M, K, w, r);
+      o.b = gen_spread(c.f, N, K, w, r);
+      break;
+    case Gen::cancel: {
+      const bool fp4 = c.f == Format::hif4 || c.f == Format::nvfp4 || c.f == Format::mxfp4;
+      fmt::QTensor base = fp4 ? gen_codes(c.f, 3, K, r) : gen_spread(c.f, 3, K, w, r);
+      if (fp4) random_scales(base, r, false);
+      o.a = gen_cancel(base, M, r);
+      o.b = gen_cancel(base, N, r);
+      break;
+    }
+  }
+  return o;
+}
+
+std::vector<uint32_t> bits(const std::vector<float>& v) {
+  std::vector<uint32_t> b(v.size());
+  for (size_t i = 0; i < v.size(); ++i) b[i] = fmt::f32_bits(v[i]);
+  return b;
+}
+
+// Compares every variant x thread count x accumulator with the reference. Returns the number
+// of unit blocks checked per (variant, threads, accumulator).
+size_t check_config(const Config& c, size_t target_blocks) {
+  const GemmSpec base = spec_of(c);
+  const size_t w = static_cast<size_t>(dot_width(base));
+  // Shapes with odd M and N (partial tiles of every variant) and K from the block budget.
+  struct Shape {
+    Gen g;
+    size_t M, N;
+    double share;  // of target_blocks
+  };
+  const Shape shapes[] = {
+      {Gen::llm, 37, 53, 0.4}, {Gen::spread, 29, 41, 0.3}, {Gen::cancel, 23, 45, 0.3}, {Gen::codes, 19, 67, 0.1}};
+  size_t checked = 0;
+  const std::vector<CpuVariant> variants = variants_under_test();
+  for (const Shape& sh : shapes) {
+    const size_t nblk = std::max<size_t>(2, static_cast<size_t>(target_blocks * sh.share) / (sh.M * sh.N) + 1);
+    const uint64_t seed = test::test_seed() ^ (static_cast<uint64_t>(c.f) << 40) ^ (static_cast<uint64_t>(sh.g) << 32) ^
+                          (static_cast<uint64_t>(c.lanes) << 16) ^ static_cast<uint64_t>(c.width + 1);
+    const Operands op = make_operands(c, sh.g, sh.M, sh.N, nblk, seed);
+    // The reference block results, once; then each accumulator folds them in K order.
+    std::vector<DotResult> blocks(sh.M * sh.N * nblk);
+    parallel_for(sh.M * sh.N, 0, [&](size_t i0, size_t i1) {
+      for (size_t i = i0; i < i1; ++i)
+        for (size_t b = 0; b < nblk; ++b) blocks[i * nblk + b] = unit_dot(op.a, i / sh.N, op.b, i % sh.N, b, base);
+    });
+    for (const char* acc_name : kAccs) {
+      GemmSpec s = base;
+      s.acc = AccSpec::parse(acc_name);
+      std::vector<float> want(sh.M * sh.N);
+      for (size_t i = 0; i < want.size(); ++i) {
+        Accumulator acc(s.acc);
+        acc.reset(0.0f);
+        for (size_t b = 0; b < nblk; ++b) acc.add(blocks[i * nblk + b]);
+        want[i] = epilogue(acc.result(), op.a, op.b);
+      }
+      const std::vector<uint32_t> want_bits = bits(want);
+      const bool all_threads = std::string(acc_name) == "fp32" || std::string(acc_name) == "fp32-m10-rz";
+      for (CpuVariant v : variants) {
+        for (unsigned threads : {1u, 2u, 3u}) {
+          if (threads > 1 && !all_threads) continue;
+          s.kernel = kernel_of(v);
+          s.threads = threads;
+          GemmRunInfo info;
+          const std::vector<uint32_t> got = bits(gemm_quantized(op.a, op.b, s, &info));
+          size_t bad = 0, first = 0;
+          for (size_t i = 0; i < got.size(); ++i)
+            if (got[i] != want_bits[i] && bad++ == 0) first = i;
+          EXPECT_EQ(bad, 0u) << name(c) << ", " << gen_name(sh.g) << " operands " << sh.M << "x" << sh.N << "x"
+                             << nblk * w << ", acc " << acc_name << ", kernel " << info.kernel << ", " << threads
+                             << " threads: " << bad << " outputs differ; first at m=" << first / sh.N
+                             << " n=" << first % sh.N << ": got 0x" << std::hex << got[first] << ", reference 0x"
+                             << want_bits[first] << std::dec << "; " << test::seed_note();
+          if (bad) return 0;  // one report per configuration
+        }
+      }
+    }
+    if (sh.g != Gen::codes) checked += sh.M * sh.N * nblk;
+  }
+  return checked;
+}
+
+const size_t kTarget = test::scaled(1000000, 20000);
+
+void run(const Config& c) {
+  const size_t n = check_config(c, kTarget);
+  ::testing::Test::RecordProperty("unit_dot_products", static_cast<int>(n));
+  EXPECT_GE(n, kTarget);
+}
+
+}  // namespace
+
+TEST(GemmKernels, VariantsAreDetectedAndForcible) {
+  const std::vector<CpuVariant> v = variants_under_test();
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.front(), CpuVariant::portable);
+  EXPECT_TRUE(variant_runnable(CpuVariant::portable));
+  GemmSpec s;
+  for (CpuVariant x : {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avx512}) {
+    s.kernel = kernel_of(x);
+    if (variant_runnable(x)) EXPECT_EQ(resolved_kernel(s), variant_name(x));
+    else EXPECT_THROW(resolved_kernel(s), std::runtime_error) << variant_name(x);
+  }
+  // HIFSIM_KERNEL steers `automatic`; a bad or unrunnable value is an error naming the variable.
+  s.kernel = GemmKernel::automatic;
+  const char* old = std::getenv("HIFSIM_KERNEL");
+  const std::string saved = old ? old : "";
+  setenv("HIFSIM_KERNEL", "portable", 1);
+  EXPECT_EQ(resolved_kernel(s), "portable");
+  setenv("HIFSIM_KERNEL", "avx1024", 1);
+  try {
+    resolved_kernel(s);
+    ADD_FAILURE() << "HIFSIM_KERNEL=avx1024 accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("HIFSIM_KERNEL"), std::string::npos) << e.what();
+  }
+  if (old) setenv("HIFSIM_KERNEL", saved.c_str(), 1);
+  else unsetenv("HIFSIM_KERNEL");
+  EXPECT_EQ(resolved_kernel(s), variant_name(automatic_variant()));
+}
+
+// One test per format configuration, so a failure names it.
+TEST(GemmKernels, Hif4) { run({Format::hif4}); }
+TEST(GemmKernels, Nvfp4) { run({Format::nvfp4}); }
+TEST(GemmKernels, Mxfp4) { run({Format::mxfp4}); }
+TEST(GemmKernels, Mxfp8E4m3) { run({Format::mxfp8_e4m3}); }
+TEST(GemmKernels, Mxfp8E5m2) { run({Format::mxfp8_e5m2}); }
+TEST(GemmKernels, Fp8E4m3) { run({Format::fp8_e4m3}); }
+TEST(GemmKernels, Fp8E5m2) { run({Format::fp8_e5m2}); }
+TEST(GemmKernels, Bf16DefaultWindow) { run({Format::bf16}); }
+TEST(GemmKernels, Bf16Exact) { run({Format::bf16, 64, 0}); }
+TEST(GemmKernels, Bf16W24Trunc) { run({Format::bf16, 64, 24, AlignPolicy::trunc}); }
+TEST(GemmKernels, Bf16W46Sticky) { run({Format::bf16, 64, 46, AlignPolicy::sticky}); }  // widest double window
+TEST(GemmKernels, Bf16W47Trunc) { run({Format::bf16, 64, 47, AlignPolicy::trunc}); }    // first checked window
+TEST(GemmKernels, Hif8N64Exact) { run({Format::hif8, 64, 0}); }
+TEST(GemmKernels, Hif8N32Exact) { run({Format::hif8, 32, 0}); }
+TEST(GemmKernels, Hif8N16Exact) { run({Format::hif8, 16, 0}); }
+TEST(GemmKernels, Hif8N64W16Trunc) { run({Format::hif8, 64, 16, AlignPolicy::trunc}); }
+TEST(GemmKernels, Hif8N64W16Sticky) { run({Format::hif8, 64, 16, AlignPolicy::sticky}); }
+TEST(GemmKernels, Hif8N32W8Sticky) { run({Format::hif8, 32, 8, AlignPolicy::sticky}); }
+TEST(GemmKernels, Hif8N16W48Trunc) { run({Format::hif8, 16, 48, AlignPolicy::trunc}); }
+TEST(GemmKernels, Hif8N64W47Sticky) { run({Format::hif8, 64, 47, AlignPolicy::sticky}); }
+TEST(GemmKernels, Hif8N64W64Sticky) { run({Format::hif8, 64, 64, AlignPolicy::sticky}); }
+TEST(GemmKernels, Hif8N32W81Trunc) { run({Format::hif8, 32, 81, AlignPolicy::trunc}); }
+TEST(GemmKernels, Hif8N64W120Sticky) { run({Format::hif8, 64, 120, AlignPolicy::sticky}); }

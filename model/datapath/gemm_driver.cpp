@@ -84,21 +84,27 @@ uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const 
   return fix;
 }
 
-// The (row tile x panel) loop shared by both families. `run(call, tile_row, panel)` runs one tile.
+// The (row tile x panel) loop shared by both families. `run(call, tile_row, panel)` runs one
+// tile; `a_row_bytes` is the packed size of one A row, which sets the row block below.
 template <class Run>
 uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, size_t mr, size_t nr,
-                       size_t nblk, float* C, Run&& run) {
+                       size_t nblk, size_t a_row_bytes, float* C, Run&& run) {
   const size_t M = A.rows, N = B.rows, mt = (M + mr - 1) / mr, panels = (N + nr - 1) / nr;
+  // Rows in blocks of about 512 KiB of packed A (it stays in L2 while every B panel streams
+  // past it once); within a block, panel by panel (the panel stays in L1/L2 while the
+  // block's row tiles use it).
+  const size_t bt = std::max<size_t>(1, std::min(mt, (size_t{512} << 10) / std::max<size_t>(1, a_row_bytes * mr)));
   const bool emit = s.acc.kind != AccSpec::fp32;
   const FixupCtx ctx{&A, &B, &s};
   std::atomic<uint64_t> fixups{0};
-  // Work item i: panel i / mt, row tile i % mt, so each thread keeps one B panel hot while A streams.
   parallel_for(panels * mt, s.threads, [&](size_t i0, size_t i1) {
     std::vector<double> val(emit ? nblk * mr * nr : 0);
     std::vector<uint8_t> ok(emit ? nblk * mr * nr : 0);
     uint64_t fix = 0;
     for (size_t i = i0; i < i1; ++i) {
-      const size_t p = i / mt, t = i % mt;
+      // Item i: row block i / (bt * panels) (the last one may be shorter), then panel, then tile.
+      const size_t blk0 = i / (bt * panels) * bt, rows_here = std::min(bt, mt - blk0);
+      const size_t rest = i - blk0 * panels, p = rest / rows_here, t = blk0 + rest % rows_here;
       tile::Call c;
       c.K = A.padded_cols;
       c.nblk = nblk;
@@ -137,7 +143,7 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     const PackedInt8A pa = pack_int8_a(A, rec.family, vk, mr, s.threads);
     const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads);
     const tile::Int8Kernel kernel = hif4 ? vk.hif4 : rec.family == KernelFamily::nvfp4 ? vk.nvfp4 : vk.mxfp4;
-    return for_each_tile(A, B, s, mr, nr, nblk, C, [&](const tile::Call& c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, K, C, [&](const tile::Call& c, size_t t, size_t p) {
       kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
     });
   }
@@ -154,7 +160,7 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads);
     const bool sticky = align.policy == AlignPolicy::sticky;
     const tile::FpKernel kernel = sticky ? vk.fp_window_sticky : vk.fp_window_trunc;
-    return for_each_tile(A, B, s, mr, nr, nblk, C, [&](tile::Call c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), C, [&](tile::Call c, size_t t, size_t p) {
       c.width = pp.width;
       c.window_width = pp.window;
       c.pbits = rec.pbits;
@@ -170,7 +176,7 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
   if (pp.window > 0) max_span = std::min(max_span, pp.window - rec.pbits);
   const double exact_limit = max_span < 0 ? 0.5 : std::ldexp(1.0, max_span);
   const tile::FpKernel kernel = rec.exact_double_sum ? vk.fp_exact : vk.fp_checked;
-  return for_each_tile(A, B, s, mr, nr, nblk, C, [&](tile::Call c, size_t t, size_t p) {
+  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), C, [&](tile::Call c, size_t t, size_t p) {
     c.width = pp.width;
     c.check = !rec.exact_double_sum;
     c.window = pp.window > 0;

@@ -29,7 +29,7 @@ void fp_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b) {
   using VD = Isa::VD;
   using VH = Isa::VH;
   constexpr int LD = Isa::LD, NR = NV * LD;
-  const size_t K = t.K, nblk = t.nblk;
+  const size_t nblk = t.nblk;
   const int w = t.width;
   alignas(64) float acc[MR][NR] = {};
   const VD margin = Isa::set1_d(0x1p-50), limit = Isa::set1_d(t.exact_limit);
@@ -38,12 +38,12 @@ void fp_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b) {
     for (int r = 0; r < MR; ++r)
       for (int v = 0; v < NV; ++v) D[r][v] = Isa::zero_d();
     const double* bx = b.x + blk * w * NR;
-    const double* ax = a.x + blk * w;
+    const double* ax = a.x + blk * w * MR;
     for (int k = 0; k < w; ++k) {
       VD bv[NV];
       for (int v = 0; v < NV; ++v) bv[v] = Isa::load_d(bx + k * NR + v * LD);
       for (int r = 0; r < MR; ++r) {
-        const VD av = Isa::set1_d(ax[r * K + k]);
+        const VD av = Isa::set1_d(ax[k * MR + r]);
         for (int v = 0; v < NV; ++v) D[r][v] = Isa::fma_exact_d(av, bv[v], D[r][v]);
       }
     }
@@ -86,7 +86,7 @@ void fp_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b) {
     }
   }
   if (t.emit) return;
-  for (int r = 0; r < MR; ++r) write_c(t, r, 0, acc[r], NR);
+  write_c<MR, NR>(t, &acc[0][0]);
 }
 
 // Narrow alignment windows (0 < W <= tile::max_double_window(w)): the unit's windowed sum
@@ -104,7 +104,7 @@ void fp_window_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b)
   using VD = Isa::VD;
   using VH = Isa::VH;
   constexpr int LD = Isa::LD, NR = NV * LD, S = kSticky ? 1 : 0;
-  const size_t K = t.K, nblk = t.nblk;
+  const size_t nblk = t.nblk;
   const int w = t.width;
   alignas(64) float acc[MR][NR] = {};
   const VD floor_e = Isa::set1_d(-900.0);
@@ -112,14 +112,14 @@ void fp_window_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b)
   for (size_t blk = 0; blk < nblk; ++blk) {
     const double* bx = b.x + blk * w * NR;
     const double* be = b.e + blk * w * NR;
-    const double* ax = a.x + blk * w;
-    const double* ae = a.e + blk * w;
+    const double* ax = a.x + blk * w * MR;
+    const double* ae = a.e + blk * w * MR;
     VD E[MR][NV];
     for (int r = 0; r < MR; ++r)
       for (int v = 0; v < NV; ++v) E[r][v] = floor_e;
     for (int k = 0; k < w; ++k)
       for (int r = 0; r < MR; ++r) {
-        const VD ea = Isa::set1_d(ae[r * K + k]);
+        const VD ea = Isa::set1_d(ae[k * MR + r]);
         for (int v = 0; v < NV; ++v) E[r][v] = Isa::max_d(E[r][v], Isa::add_d(ea, Isa::load_d(be + k * NR + v * LD)));
       }
     VD sum[MR][NV], scale[MR][NV];
@@ -132,7 +132,7 @@ void fp_window_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b)
       VD bv[NV];
       for (int v = 0; v < NV; ++v) bv[v] = Isa::load_d(bx + k * NR + v * LD);
       for (int r = 0; r < MR; ++r) {
-        const VD av = Isa::set1_d(ax[r * K + k]);
+        const VD av = Isa::set1_d(ax[k * MR + r]);
         for (int v = 0; v < NV; ++v) {
           const VD p = Isa::mul_d(av, bv[v]);
           const VD x = Isa::mul_d(Isa::abs_d(p), scale[r][v]);
@@ -167,7 +167,7 @@ void fp_window_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b)
     }
   }
   if (t.emit) return;
-  for (int r = 0; r < MR; ++r) write_c(t, r, 0, acc[r], NR);
+  write_c<MR, NR>(t, &acc[0][0]);
 }
 
 }  // namespace hifsim::dp::HIFSIM_VARIANT_NS

@@ -38,17 +38,66 @@ HIFSIM_INLINE void fix_lanes(const tile::Call& t, size_t blk, int r, int col0, f
   }
 }
 
-// C[m0 + r][n0 + c] = acc * alpha, NaN canonical (the FP32 epilogue of every format).
-HIFSIM_INLINE void write_c(const tile::Call& t, int r, int col0, const float* acc, int n) {
-  for (int l = 0; l < n; ++l) {
-    const size_t col = static_cast<size_t>(col0 + l);
-    if (static_cast<size_t>(r) >= t.rows || col >= t.cols) continue;
-    float v = acc[l] * t.alpha;
-    if (v != v) {
-      const uint32_t qnan = 0x7FC00000u;
-      std::memcpy(&v, &qnan, 4);
+// C[m0 + r][n0 + c] = acc * alpha, NaN canonical (the FP32 epilogue of every format), for the
+// tile's MR x NR accumulators (row stride NR); vector stores when the tile is whole.
+template <int MR, int NR>
+HIFSIM_INLINE void write_c(const tile::Call& t, const float* acc) {
+  constexpr int L = Isa::L;
+  if (t.rows == MR && t.cols == NR && NR % L == 0) {
+    const Isa::VF alpha = Isa::set1_f(t.alpha);
+    for (int r = 0; r < MR; ++r)
+      for (int c = 0; c < NR; c += L)
+        Isa::store_f(t.C + (t.m0 + r) * t.ldc + t.n0 + c, Isa::canon_nan_f(Isa::mul_f(Isa::load_f(acc + r * NR + c), alpha)));
+    return;
+  }
+  for (size_t r = 0; r < t.rows; ++r)
+    for (size_t c = 0; c < t.cols; ++c) {
+      float v = acc[r * NR + c] * t.alpha;
+      if (v != v) {
+        const uint32_t qnan = 0x7FC00000u;
+        std::memcpy(&v, &qnan, 4);
+      }
+      t.C[(t.m0 + r) * t.ldc + t.n0 + c] = v;
     }
-    t.C[(t.m0 + r) * t.ldc + t.n0 + col] = v;
+}
+
+// I[r][v] += the int8 dot products of `groups` groups of 4 k: A rows r (stride lda) broadcast
+// against B's panel vectors (NR columns x 4 bytes per group). With Isa::kPairGroups the
+// pair sums are first added in int16 (AVX2), else one dot4 per group (VNNI, portable).
+// (S is Isa; a template parameter so that the branch a variant lacks is never instantiated.)
+template <int MR, int NV, int GROUPS, class S = Isa>
+HIFSIM_INLINE void int8_groups(typename S::VI (&I)[MR][NV], const int8_t* aq, size_t lda, const uint8_t* bq) {
+  using VI = typename S::VI;
+  constexpr int L = S::L, NR = NV * L;
+  if constexpr (S::kPairGroups > 0) {
+    constexpr int STAGE = GROUPS < S::kPairGroups ? GROUPS : S::kPairGroups;
+    static_assert(GROUPS % STAGE == 0, "groups come in whole int16 stages");
+    for (int g0 = 0; g0 < GROUPS; g0 += STAGE) {
+      VI P[MR][NV];
+      for (int r = 0; r < MR; ++r)
+        for (int v = 0; v < NV; ++v) P[r][v] = S::zero_i();
+#pragma GCC unroll 8
+      for (int g = g0; g < g0 + STAGE; ++g) {
+        VI bv[NV];
+        for (int v = 0; v < NV; ++v) bv[v] = S::load_i(bq + (g * NR + v * L) * 4);
+        for (int r = 0; r < MR; ++r) {
+          const VI av = S::bcast4(aq + r * lda + 4 * g);
+          for (int v = 0; v < NV; ++v) P[r][v] = S::add16(P[r][v], S::pairs(bv[v], av));
+        }
+      }
+      for (int r = 0; r < MR; ++r)
+        for (int v = 0; v < NV; ++v) I[r][v] = S::widen_add(I[r][v], P[r][v]);
+    }
+  } else {
+#pragma GCC unroll 16
+    for (int g = 0; g < GROUPS; ++g) {
+      VI bv[NV];
+      for (int v = 0; v < NV; ++v) bv[v] = S::load_i(bq + (g * NR + v * L) * 4);
+      for (int r = 0; r < MR; ++r) {
+        const VI av = S::bcast4(aq + r * lda + 4 * g);
+        for (int v = 0; v < NV; ++v) I[r][v] = S::dot4(I[r][v], bv[v], av);
+      }
+    }
   }
 }
 
@@ -67,17 +116,7 @@ void hif4_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
       const VI init = Isa::set1_i(a.corr[r * nblk + blk]);
       for (int v = 0; v < NV; ++v) I[r][v] = init;
     }
-    const uint8_t* bq = b.q + blk * 16 * NR * 4;
-    const int8_t* aq = a.q + blk * 64;
-#pragma GCC unroll 16
-    for (int g = 0; g < 16; ++g) {
-      VI bv[NV];
-      for (int v = 0; v < NV; ++v) bv[v] = Isa::load_i(bq + (g * NR + v * L) * 4);
-      for (int r = 0; r < MR; ++r) {
-        const VI av = Isa::bcast4(aq + r * K + 4 * g);
-        for (int v = 0; v < NV; ++v) I[r][v] = Isa::dot4(I[r][v], bv[v], av);
-      }
-    }
+    int8_groups<MR, NV, 16>(I, a.q + blk * 64, K, b.q + blk * 16 * NR * 4);
     for (int r = 0; r < MR; ++r) {
       const VF sa = Isa::set1_f(a.fscale[r * nblk + blk]);
       for (int v = 0; v < NV; ++v) {
@@ -93,12 +132,10 @@ void hif4_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     }
   }
   if (t.emit) return;
+  alignas(64) float out[MR * NR];
   for (int r = 0; r < MR; ++r)
-    for (int v = 0; v < NV; ++v) {
-      alignas(64) float out[L];
-      Isa::store_f(out, acc[r][v]);
-      write_c(t, r, v * L, out, L);
-    }
+    for (int v = 0; v < NV; ++v) Isa::store_f(out + r * NR + v * L, acc[r][v]);
+  write_c<MR, NR>(t, out);
 }
 
 // NVFP4 (SUB = 16, NSUB = 4) and MXFP4 (SUB = 32, NSUB = 2, with the exponent-gap check).
@@ -121,17 +158,7 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
         const VI init = Isa::set1_i(a.corr[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) I[r][v] = init;
       }
-      const uint8_t* bq = b.q + (blk * 16 + j * GROUPS) * NR * 4;
-      const int8_t* aq = a.q + blk * 64 + j * SUB;
-#pragma GCC unroll 8
-      for (int g = 0; g < GROUPS; ++g) {
-        VI bv[NV];
-        for (int v = 0; v < NV; ++v) bv[v] = Isa::load_i(bq + (g * NR + v * L) * 4);
-        for (int r = 0; r < MR; ++r) {
-          const VI av = Isa::bcast4(aq + r * K + 4 * g);
-          for (int v = 0; v < NV; ++v) I[r][v] = Isa::dot4(I[r][v], bv[v], av);
-        }
-      }
+      int8_groups<MR, NV, GROUPS>(I, a.q + blk * 64 + j * SUB, K, b.q + (blk * 16 + j * GROUPS) * NR * 4);
       for (int r = 0; r < MR; ++r) {
         const VD sa = Isa::set1_d(a.dscale[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) {
@@ -170,12 +197,10 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     }
   }
   if (t.emit) return;
+  alignas(64) float out[MR * NR];
   for (int r = 0; r < MR; ++r)
-    for (int v = 0; v < NV; ++v) {
-      alignas(64) float out[L];
-      Isa::store_f(out, acc[r][v]);
-      write_c(t, r, v * L, out, L);
-    }
+    for (int v = 0; v < NV; ++v) Isa::store_f(out + r * NR + v * L, acc[r][v]);
+  write_c<MR, NR>(t, out);
 }
 
 }  // namespace hifsim::dp::HIFSIM_VARIANT_NS

@@ -277,8 +277,9 @@ PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, un
   parallel_for(t.rows, threads, [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r)
       for (size_t blk = 0; blk < nblk; ++blk) {
-        const size_t i = r * nblk + blk, x0 = r * K + blk * pp.width;
-        const FpBlockOut o{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, 1, &p.scale[i], &p.norm[i],
+        // Tiles of mr rows interleaved along K ([tile][k][mr]): one stream of broadcasts per tile.
+        const size_t i = r * nblk + blk, x0 = ((r / mr) * K + blk * pp.width) * mr + r % mr;
+        const FpBlockOut o{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, mr, &p.scale[i], &p.norm[i],
                            &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
         pack_fp_block(t, dec, pp, r, blk, 1.0, 1.0, o);
       }

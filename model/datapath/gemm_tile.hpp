@@ -44,13 +44,13 @@ struct Int8B {
 constexpr int max_double_window(int w) { return 52 - (w <= 16 ? 4 : w <= 32 ? 5 : 6); }
 
 struct FpA {
-  const double* x = nullptr;        // [rows][K] element values (exact)
+  const double* x = nullptr;        // [K][MR] element values (exact) of the tile's MR rows
   const double* scale = nullptr;    // [rows][nblk]  2^(x-127) for MX formats (NaN code -> NaN), else 1
   const double* norm = nullptr;     // [rows][nblk]  L2 norm of the block's finite elements * scale
   const double* wmax = nullptr;     // [rows][nblk]  2^(largest element exponent) * scale (window bound)
   const double* spanf = nullptr;    // [rows][nblk]  2^(largest - smallest exponent of nonzero finite elements)
   // Narrow windows only (fp_window kernels):
-  const double* e = nullptr;        // [rows][K]  element exponent (value = sig * 2^e), -inf for zero
+  const double* e = nullptr;        // [K][MR]  element exponent (value = sig * 2^e), -inf for zero
   const uint8_t* special = nullptr; // [rows][nblk]  the block has a NaN or Inf element
 };
 struct FpB {

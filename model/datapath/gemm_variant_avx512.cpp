@@ -13,7 +13,7 @@ using namespace hifsim::dp::v_avx512;
 constexpr int kHif4Mr = 4, kHif4Nv = 2;
 constexpr int kE2m1Mr = 4, kE2m1Nv = 1;
 constexpr int kFpwMr = 4, kFpwNv = 3;
-constexpr int kFpMr = 8, kFpNv = 3;
+constexpr int kFpMr = 6, kFpNv = 4;
 }  // namespace
 
 const VariantKernels& kernels_avx512() {

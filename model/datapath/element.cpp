@@ -73,17 +73,4 @@ Elem decode_hif8(uint8_t c) {
   return table.e[c];
 }
 
-Elem decode_bf16(uint16_t b) {
-  Elem e;
-  e.neg = b >> 15;
-  const uint32_t ex = (b >> 7) & 0xFF, f = b & 0x7F;
-  if (ex == 0xFF) {
-    e.kind = f ? Elem::nan : Elem::inf;
-    return e;
-  }
-  e.sig = ex ? 128 + f : f;
-  e.exp = (ex ? static_cast<int>(ex) : 1) - 134;
-  return e;
-}
-
 }  // namespace hifsim::dp

@@ -22,6 +22,18 @@ Elem decode_e5m2(uint8_t code);
 // sig 8, exp M-26; zero sig 0; 0x80 NaN; 0x6F/0xEF Inf.
 Elem decode_hif8(uint8_t code);
 // BF16: normal sig = 128+f (8 bits), exp = e-134; subnormal sig = f, exp = -133; Inf, NaN.
-Elem decode_bf16(uint16_t bits);
+// (Inline: the BF16 unit decodes 128 elements per call.)
+inline Elem decode_bf16(uint16_t b) {
+  Elem e;
+  e.neg = b >> 15;
+  const uint32_t ex = (b >> 7) & 0xFF, f = b & 0x7F;
+  if (ex == 0xFF) {
+    e.kind = f ? Elem::nan : Elem::inf;
+    return e;
+  }
+  e.sig = ex ? 128 + f : f;
+  e.exp = (ex ? static_cast<int>(ex) : 1) - 134;
+  return e;
+}
 
 }  // namespace hifsim::dp

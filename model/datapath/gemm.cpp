@@ -23,13 +23,13 @@ GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option)
 }
 
 int dot_width(const GemmSpec& s) {
-  const int w = gemm_format_record(s.format).width;
-  return w == 0 ? s.hif8_lanes : w;
+  const fmt::FormatTraits& t = fmt::format_traits(s.format);
+  return t.unit == fmt::DotUnit::hif8_dot ? s.hif8_lanes : static_cast<int>(t.unit_lanes);
 }
 
 AlignSpec default_align(Format f) {
   AlignSpec a;
-  if (f == Format::bf16) {
+  if (fmt::format_traits(f).unit == fmt::DotUnit::bf16_dot64) {
     a.width = 64;
     a.policy = AlignPolicy::sticky;
   }
@@ -41,7 +41,7 @@ AlignSpec effective_align(const GemmSpec& s) { return s.align_set ? s.align : de
 void validate(const GemmSpec& s) {
   const fmt::FormatInfo& info = fmt::format_info(s.format);
   if (!info.tensor) throw Error("--format", info.name, "is not a tensor format; choose one of " + fmt::tensor_format_names());
-  if (s.format == Format::hif8 && s.hif8_lanes != 16 && s.hif8_lanes != 32 && s.hif8_lanes != 64)
+  if (fmt::format_traits(s.format).unit == fmt::DotUnit::hif8_dot && s.hif8_lanes != 16 && s.hif8_lanes != 32 && s.hif8_lanes != 64)
     throw Error("--hif8-lanes", std::to_string(s.hif8_lanes), "must be 16, 32 or 64");
   const AlignSpec a = effective_align(s);
   if (a.width < 0 || a.width > 120) throw Error("--align-width", std::to_string(a.width), "must be 0 (exact) or in [1, 120]");
@@ -63,7 +63,7 @@ DotResult unit_dot(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_
 
 float epilogue(float acc, const fmt::QTensor& A, const fmt::QTensor& B) {
   float r = acc;
-  if (A.format == Format::nvfp4) {
+  if (fmt::format_traits(A.format).tensor_scale) {
     const float alpha = A.tensor_scale * B.tensor_scale;
     r = acc * alpha;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cmath>
 #include <vector>
 
@@ -56,9 +57,63 @@ int ceil_log2(int w) {
   return l;
 }
 
+// The Kulisch accumulator needs a block's exact value where the fp kernel only proved its FP32
+// rounding (the double sum may have rounded: wide product spans). When the unit's value is the
+// exact sum of the block's products (no window, or a window too wide to drop a bit: span + P
+// <= W) and they span at most 120 bits, that sum is formed here in 128 bits from the packed
+// elements -- the same value the unit's exact path forms (aligned_dot.cpp). Else false: the
+// unit recomputes the block.
+struct FpExactSum {
+  const PackedFpA* pa;
+  const PackedFpB* pb;
+  size_t mr, nr, K, nblk;
+  int w, window, pbits;
+  bool operator()(size_t m, size_t n, size_t blk, ExactValue& out) const {
+    const size_t p = n / nr, j = n % nr, ia = m * nblk + blk, ib = (p * nblk + blk) * nr + j;
+    if (window > 0 && std::ilogb(pa->spanf[ia]) + std::ilogb(pb->spanf[ib]) + pbits > window) return false;
+    const double* a = pa->x.data() + ((m / mr) * K + blk * w) * mr + m % mr;
+    const double* b = pb->x.data() + (p * K + blk * w) * nr + j;
+    uint64_t mag[64];
+    int ex[64];
+    bool neg[64];
+    int lo = INT_MAX, hi = INT_MIN, n_terms = 0;
+    for (int k = 0; k < w; ++k) {
+      const double prod = a[k * mr] * b[k * nr];  // exact: <= 16 significant bits
+      if (!std::isfinite(prod)) return false;
+      if (prod == 0) continue;
+      int e;
+      uint64_t M = static_cast<uint64_t>(std::ldexp(std::frexp(std::fabs(prod), &e), 53));
+      e -= 53;
+      const int tz = __builtin_ctzll(M);
+      M >>= tz;
+      e += tz;
+      mag[n_terms] = M;
+      ex[n_terms] = e;
+      neg[n_terms] = prod < 0;
+      ++n_terms;
+      lo = std::min(lo, e);
+      hi = std::max(hi, e + 64 - __builtin_clzll(M));
+    }
+    if (n_terms && hi - lo > 120) return false;
+    i128 S = 0;
+    for (int t = 0; t < n_terms; ++t) {
+      const i128 v = static_cast<i128>(mag[t]) << (ex[t] - lo);
+      S += neg[t] ? -v : v;
+    }
+    const double scale = pa->scale[ia] * pb->scale[ib];  // powers of two (MX), 1, or NaN
+    if (std::isnan(scale)) {
+      out = ExactValue::make_nan();
+      return true;
+    }
+    out = ExactValue::from_int(S, n_terms ? lo + std::ilogb(scale) : 0);
+    return true;
+  }
+};
+
 // Emit mode: every output of the tile from its per-block values through the accumulator.
+// `fp_exact` (fp family) supplies exact values the kernel could not.
 uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, const tile::Call& c,
-                            size_t mr, size_t nr, float* C) {
+                            size_t mr, size_t nr, const FpExactSum* fp_exact, float* C) {
   uint64_t fix = 0;
   const bool kulisch = s.acc.kind == AccSpec::kulisch;
   Accumulator acc(s.acc);
@@ -68,10 +123,13 @@ uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const 
       acc.reset(0.0f);
       for (size_t blk = 0; blk < c.nblk; ++blk) {
         const size_t i = (blk * mr + r) * nr + j;
+        const uint8_t ok = c.emit_ok[i];
         DotResult d;
-        if (c.emit_ok[i] == tile::kExact || (c.emit_ok[i] == tile::kRounds && !kulisch)) {
+        if (ok == tile::kExact || (ok == tile::kRounds && !kulisch)) {
           d.value = static_cast<float>(c.emit_val[i]);
           if (kulisch) d.exact = exact_from_double(c.emit_val[i]);
+        } else if (ok == tile::kRounds && fp_exact && (*fp_exact)(m, n, blk, d.exact)) {
+          d.value = static_cast<float>(c.emit_val[i]);
         } else {
           d = unit_dot(A, m, B, n, blk, s);
           ++fix;
@@ -88,7 +146,7 @@ uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const 
 // tile; `a_row_bytes` is the packed size of one A row, which sets the row block below.
 template <class Run>
 uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, size_t mr, size_t nr,
-                       size_t nblk, size_t a_row_bytes, float* C, Run&& run) {
+                       size_t nblk, size_t a_row_bytes, const FpExactSum* fp_exact, float* C, Run&& run) {
   const size_t M = A.rows, N = B.rows, mt = (M + mr - 1) / mr, panels = (N + nr - 1) / nr;
   // Rows in blocks of about 512 KiB of packed A (it stays in L2 while every B panel streams
   // past it once); within a block, panel by panel (the panel stays in L1/L2 while the
@@ -115,14 +173,14 @@ uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmS
       c.emit = emit;
       c.C = C;
       c.ldc = N;
-      c.alpha = s.format == Format::nvfp4 ? A.tensor_scale * B.tensor_scale : 1.0f;
+      c.alpha = fmt::format_traits(s.format).tensor_scale ? A.tensor_scale * B.tensor_scale : 1.0f;
       c.emit_val = val.data();
       c.emit_ok = ok.data();
       c.fixup = &fixup_unit;
       c.fixup_ctx = &ctx;
       c.fixups = &fix;
       run(c, t, p);
-      if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, C);
+      if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, fp_exact, C);
     }
     fixups += fix;
   });
@@ -143,11 +201,13 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     const PackedInt8A pa = pack_int8_a(A, rec.family, vk, mr, s.threads);
     const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads);
     const tile::Int8Kernel kernel = hif4 ? vk.hif4 : rec.family == KernelFamily::nvfp4 ? vk.nvfp4 : vk.mxfp4;
-    return for_each_tile(A, B, s, mr, nr, nblk, K, C, [&](const tile::Call& c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, [&](const tile::Call& c, size_t t, size_t p) {
       kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
     });
   }
   FpPackParams pp;
+  pp.element = rec.traits->element;
+  pp.mx_scaled = rec.mx_scaled;
   pp.width = static_cast<int>(w);
   pp.pbits = rec.pbits;
   const AlignSpec align = effective_align(s);
@@ -160,7 +220,7 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads);
     const bool sticky = align.policy == AlignPolicy::sticky;
     const tile::FpKernel kernel = sticky ? vk.fp_window_sticky : vk.fp_window_trunc;
-    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), C, [&](tile::Call c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), nullptr, C, [&](tile::Call c, size_t t, size_t p) {
       c.width = pp.width;
       c.window_width = pp.window;
       c.pbits = rec.pbits;
@@ -176,7 +236,8 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
   if (pp.window > 0) max_span = std::min(max_span, pp.window - rec.pbits);
   const double exact_limit = max_span < 0 ? 0.5 : std::ldexp(1.0, max_span);
   const tile::FpKernel kernel = rec.exact_double_sum ? vk.fp_exact : vk.fp_checked;
-  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), C, [&](tile::Call c, size_t t, size_t p) {
+  const FpExactSum fp_exact{&pa, &pb, mr, nr, K, nblk, pp.width, pp.window, rec.pbits};
+  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), &fp_exact, C, [&](tile::Call c, size_t t, size_t p) {
     c.width = pp.width;
     c.check = !rec.exact_double_sum;
     c.window = pp.window > 0;

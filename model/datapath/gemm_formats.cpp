@@ -1,5 +1,8 @@
 #include "datapath/gemm_formats.hpp"
 
+#include <map>
+#include <mutex>
+
 #include "datapath/hif4_dot.hpp"
 #include "datapath/mx_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
@@ -7,6 +10,8 @@
 
 namespace hifsim::dp {
 
+using fmt::Code;
+using fmt::DotUnit;
 using fmt::Format;
 
 namespace {
@@ -36,12 +41,12 @@ DotResult unit_mxfp4(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, siz
                              B.scales.data() + n * nb + blk * 2);
 }
 
-template <bool kE4m3, bool kScaled>
-DotResult unit_fp8(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec&) {
-  // Plain FP8 is the MXFP8 unit with unit scales (E8M0 127 = 2^0).
+DotResult unit_mxfp8(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec& s) {
+  // Plain FP8 runs on the MXFP8 unit with unit scales (E8M0 127 = 2^0).
+  const fmt::FormatTraits& t = fmt::format_traits(s.format);
   const size_t nb = A.blocks_per_row();
-  const uint8_t sa = kScaled ? A.scales[m * nb + blk] : 127, sb = kScaled ? B.scales[n * nb + blk] : 127;
-  return Mxfp8Dot32::compute(kE4m3 ? fmt::kE4M3 : fmt::kE5M2, Bytes(A, m, blk, 32).v, sa, Bytes(B, n, blk, 32).v, sb);
+  const uint8_t sa = t.unit_scales ? 127 : A.scales[m * nb + blk], sb = t.unit_scales ? 127 : B.scales[n * nb + blk];
+  return Mxfp8Dot32::compute(*t.minifloat, Bytes(A, m, blk, 32).v, sa, Bytes(B, n, blk, 32).v, sb);
 }
 
 DotResult unit_hif8(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec& s) {
@@ -54,25 +59,60 @@ DotResult unit_bf16(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size
                             effective_align(s));
 }
 
-using KF = KernelFamily;
-const GemmFormatRecord kRecords[] = {
-    {Format::hif4, 64, KF::hif4, 0, false, true, &unit_hif4},
-    {Format::nvfp4, 64, KF::nvfp4, 0, false, true, &unit_nvfp4},
-    {Format::mxfp4, 64, KF::mxfp4, 0, false, true, &unit_mxfp4},
-    {Format::mxfp8_e4m3, 32, KF::fp, 8, false, true, &unit_fp8<true, true>},
-    {Format::mxfp8_e5m2, 32, KF::fp, 6, false, false, &unit_fp8<false, true>},
-    {Format::fp8_e4m3, 32, KF::fp, 8, false, true, &unit_fp8<true, false>},
-    {Format::fp8_e5m2, 32, KF::fp, 6, false, false, &unit_fp8<false, false>},
-    {Format::hif8, 0, KF::fp, kHif8ProductBits, true, false, &unit_hif8},
-    {Format::bf16, 64, KF::fp, kBf16ProductBits, true, false, &unit_bf16},
+// What each dot-product unit means for the engine.
+struct UnitRow {
+  DotUnit unit;
+  KernelFamily family;
+  bool windowed;
+  UnitDotFn fn;
 };
+const UnitRow kUnits[] = {
+    {DotUnit::hif4_dot64, KernelFamily::hif4, false, &unit_hif4},
+    {DotUnit::nvfp4_dot64, KernelFamily::nvfp4, false, &unit_nvfp4},
+    {DotUnit::mxfp4_dot64, KernelFamily::mxfp4, false, &unit_mxfp4},
+    {DotUnit::mxfp8_dot32, KernelFamily::fp, false, &unit_mxfp8},
+    {DotUnit::hif8_dot, KernelFamily::fp, true, &unit_hif8},
+    {DotUnit::bf16_dot64, KernelFamily::fp, true, &unit_bf16},
+};
+
+// Element codes of the fp family: significand bits of a product (element significands: E4M3 4,
+// E5M2 3, HiF8 4, BF16 8), and whether w <= 64 such products always sum exactly in a double
+// (E4M3: multiples of 2^-18 below 2^23).
+struct ElementRow {
+  Code code;
+  int pbits;
+  bool exact_double_sum;
+};
+const ElementRow kElements[] = {
+    {Code::e4m3, 8, true}, {Code::e5m2, 6, false}, {Code::hif8, kHif8ProductBits, false}, {Code::bf16, kBf16ProductBits, false}};
+
+GemmFormatRecord build(Format f) {
+  const fmt::FormatTraits& t = fmt::format_traits(f);
+  for (const UnitRow& u : kUnits) {
+    if (u.unit != t.unit) continue;
+    GemmFormatRecord r{&t, u.family, u.windowed, 0, true, t.scale == Code::e8m0 && !t.unit_scales, u.fn};
+    if (u.family == KernelFamily::fp) {
+      const ElementRow* e = nullptr;
+      for (const ElementRow& x : kElements)
+        if (x.code == t.element) e = &x;
+      if (!e) throw Error("gemm", fmt::format_info(f).name, "has no element row in the GEMM engine");
+      r.pbits = e->pbits;
+      r.exact_double_sum = e->exact_double_sum;
+    }
+    return r;
+  }
+  throw Error("gemm", fmt::format_info(f).name, "has no dot-product unit");
+}
 
 }  // namespace
 
 const GemmFormatRecord& gemm_format_record(Format f) {
-  for (const GemmFormatRecord& r : kRecords)
-    if (r.format == f) return r;
-  throw Error("gemm", fmt::format_info(f).name, "has no dot-product unit");
+  static std::mutex mu;
+  static std::map<Format, GemmFormatRecord> records;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = records.find(f);
+  if (it == records.end()) it = records.emplace(f, build(f)).first;
+  return it->second;
 }
 
 }  // namespace hifsim::dp

@@ -1,11 +1,14 @@
-// The GEMM engine's per-format record: which dot-product unit computes a block, how wide it
-// is, and which tile-kernel family reproduces it (a table keyed by format, not a switch).
+// The GEMM engine's per-format record, derived from the format's FormatTraits (formats/format.hpp):
+// its dot-product unit decides the kernel family, the unit function and whether an alignment
+// window applies; its element code decides the product width and whether a block's double sum
+// is always exact. No switch on the format anywhere in the engine.
 #pragma once
 #include <cstddef>
 
 #include "datapath/accumulator.hpp"
 #include "datapath/gemm.hpp"
 #include "datapath/gemm_pack.hpp"
+#include "formats/format.hpp"
 
 namespace hifsim::dp {
 
@@ -13,12 +16,12 @@ using UnitDotFn = DotResult (*)(const fmt::QTensor& A, size_t m, const fmt::QTen
                                 const GemmSpec& s);
 
 struct GemmFormatRecord {
-  fmt::Format format;
-  int width;              // elements per unit call along K; 0 = GemmSpec::hif8_lanes
+  const fmt::FormatTraits* traits;
   KernelFamily family;
+  bool windowed;          // the alignment window (AlignSpec) applies: hif8_dot, bf16_dot64
   int pbits;              // fp family: product significand bits (the unit's P)
-  bool windowed;          // the alignment window (AlignSpec) applies: hif8, bf16
   bool exact_double_sum;  // fp family: the block's double sum is always exact (E4M3 elements)
+  bool mx_scaled;         // fp family: one E8M0 scale per block (MXFP8; plain FP8 runs unit scales)
   UnitDotFn unit;         // the unit, one block (the reference)
 };
 

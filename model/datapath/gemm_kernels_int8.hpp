@@ -10,7 +10,7 @@
 //          (<= 20 significant bits) and every partial sum is a multiple of 2^-20 below 2^30:
 //          exact. One conversion to FP32 is the unit's single rounding (nvfp4_dot.hpp, s7).
 //   MXFP4  two 32-blocks: S0*2^X0 + S1*2^X1 in double, exact when |X0 - X1| <= 39
-//          (13-bit terms fit 53 bits); other blocks (never seen in real data) go to the unit.
+//          (13-bit terms fit 53 bits) or when S0 or S1 is 0; other blocks go to the unit.
 #pragma once
 #include "datapath/gemm_simd.hpp"
 #include "datapath/gemm_tile.hpp"
@@ -151,6 +151,9 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
   for (size_t blk = 0; blk < nblk; ++blk) {
     VD lo[MR][NV], hi[MR][NV];
+    unsigned all_nonzero[MR][NV];  // MXFP4: lanes where every sub-block sum is nonzero
+    for (int r = 0; r < MR; ++r)
+      for (int v = 0; v < NV; ++v) all_nonzero[r][v] = ~0u;
     for (int j = 0; j < NSUB; ++j) {
       const size_t sub = blk * NSUB + j;
       VI I[MR][NV];
@@ -162,6 +165,7 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
       for (int r = 0; r < MR; ++r) {
         const VD sa = Isa::set1_d(a.dscale[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) {
+          if (kMx) all_nonzero[r][v] &= Isa::nonzero(I[r][v]);
           const VD sblo = Isa::load_d(b.dscale + sub * NR + v * L), sbhi = Isa::load_d(b.dscale + sub * NR + v * L + LD);
           const VD tlo = Isa::mul_d(Isa::cvt_d_lo(I[r][v]), sblo), thi = Isa::mul_d(Isa::cvt_d_hi(I[r][v]), sbhi);
           if (j == 0) {
@@ -177,7 +181,9 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     for (int r = 0; r < MR; ++r) {
       for (int v = 0; v < NV; ++v) {
         unsigned bad = 0;
-        if (kMx) bad = Isa::abs_gt(Isa::add_i(Isa::set1_i(a.gap[r * nblk + blk]), Isa::load_i(b.gap + blk * NR + v * L)), 39);
+        if (kMx)
+          bad = all_nonzero[r][v] &
+                Isa::abs_gt(Isa::add_i(Isa::set1_i(a.gap[r * nblk + blk]), Isa::load_i(b.gap + blk * NR + v * L)), 39);
         if (!t.emit) {
           VF val = Isa::f_from_dd(lo[r][v], hi[r][v]);
           if (bad) {

@@ -9,6 +9,7 @@
 #include "datapath/element.hpp"
 #include "formats/bits.hpp"
 #include "formats/scales.hpp"
+#include "util/error.hpp"
 #include "util/parallel.hpp"
 
 namespace hifsim::dp {
@@ -150,14 +151,18 @@ struct ElemInfo {
   bool special = false;  // NaN or Inf
 };
 
-ElemInfo elem_info(Format f, uint16_t code) {
-  Elem e;
-  switch (f) {
-    case Format::hif8: e = decode_hif8(static_cast<uint8_t>(code)); break;
-    case Format::bf16: e = decode_bf16(code); break;
-    case Format::mxfp8_e4m3: case Format::fp8_e4m3: e = decode_e4m3(static_cast<uint8_t>(code)); break;
-    default: e = decode_e5m2(static_cast<uint8_t>(code)); break;
-  }
+// The unit's decoder of each element code of the fp family (element.hpp).
+Elem decode_code(fmt::Code code, uint16_t c) {
+  static Elem (*const decoders[])(uint8_t) = {&decode_e4m3, &decode_e5m2, &decode_hif8};
+  static const fmt::Code codes[] = {fmt::Code::e4m3, fmt::Code::e5m2, fmt::Code::hif8};
+  if (code == fmt::Code::bf16) return decode_bf16(c);
+  for (size_t i = 0; i < 3; ++i)
+    if (codes[i] == code) return decoders[i](static_cast<uint8_t>(c));
+  throw Error("gemm", "element code", "is not an fp-family element");
+}
+
+ElemInfo elem_info(fmt::Code code, uint16_t c) {
+  const Elem e = decode_code(code, c);
   ElemInfo r;
   if (e.kind == Elem::nan) {
     r.value = std::numeric_limits<double>::quiet_NaN();
@@ -176,19 +181,17 @@ ElemInfo elem_info(Format f, uint16_t code) {
 
 // Decoded elements: a table for 8-bit codes, direct decode for BF16.
 struct Decoder {
-  Format f;
+  fmt::Code code;
   ElemInfo table[256];
-  explicit Decoder(Format fm) : f(fm) {
-    if (f != Format::bf16)
-      for (int c = 0; c < 256; ++c) table[c] = elem_info(f, static_cast<uint16_t>(c));
+  explicit Decoder(fmt::Code c) : code(c) {
+    if (code != fmt::Code::bf16)
+      for (int i = 0; i < 256; ++i) table[i] = elem_info(code, static_cast<uint16_t>(i));
   }
-  ElemInfo operator()(uint16_t c) const { return f == Format::bf16 ? elem_info(f, c) : table[c & 0xFF]; }
+  ElemInfo operator()(uint16_t c) const { return code == fmt::Code::bf16 ? elem_info(code, c) : table[c & 0xFF]; }
 };
 
-bool mx_scaled(Format f) { return f == Format::mxfp8_e4m3 || f == Format::mxfp8_e5m2; }
-
-double block_scale(const fmt::QTensor& t, size_t row, size_t blk) {
-  if (!mx_scaled(t.format)) return 1.0;
+double block_scale(const fmt::QTensor& t, const FpPackParams& pp, size_t row, size_t blk) {
+  if (!pp.mx_scaled) return 1.0;
   const uint8_t x = t.scales[row * t.blocks_per_row() + blk];
   return x == fmt::kE8M0NaN ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, static_cast<int>(x) - 127);
 }
@@ -226,7 +229,7 @@ void pack_fp_block(const fmt::QTensor& t, const Decoder& dec, const FpPackParams
       hi = std::max<int>(hi, e.exp);
     }
   }
-  const double scale = block_scale(t, row, blk);
+  const double scale = block_scale(t, pp, row, blk);
   *o.scale = scale;
   *o.norm = std::sqrt(ss) * scale * extra_norm;
   *o.wmax = hi == INT16_MIN ? 0.0 : std::ldexp(scale, hi) * extra_wmax;
@@ -273,7 +276,7 @@ PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, un
     p.e.assign(p.rows_padded * K, -HUGE_VAL);
     p.special.assign(p.rows_padded * nblk, 0);
   }
-  const Decoder dec(t.format);
+  const Decoder dec(pp.element);
   parallel_for(t.rows, threads, [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r)
       for (size_t blk = 0; blk < nblk; ++blk) {
@@ -303,7 +306,7 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, un
   // The tile kernel's bound factors (gemm_kernels_fp.hpp), folded into B's per-block values.
   const double extra_norm = 0x1p-45;
   const double extra_wmax = pp.window > 0 ? std::ldexp(1.0, pp.pbits + ceil_log2(pp.width) + 1 - pp.window) : 0.0;
-  const Decoder dec(t.format);
+  const Decoder dec(pp.element);
   parallel_for(p.panels, threads, [&](size_t p0, size_t p1) {
     for (size_t pi = p0; pi < p1; ++pi)
       for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {

@@ -36,6 +36,8 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
                         unsigned threads);
 
 struct FpPackParams {
+  fmt::Code element = fmt::Code::bf16;  // the elements' code
+  bool mx_scaled = false;    // one E8M0 scale per block (MXFP8)
   int width = 64;            // block width w
   int pbits = 8;             // product significand bits of the unit
   int window = 0;            // alignment window W (0 = exact)

@@ -41,6 +41,8 @@ struct Isa {
   static HIFSIM_INLINE unsigned abs_gt(VI x, int32_t limit) {
     return _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(x), _mm512_set1_epi32(limit));
   }
+  // Lanes that are not zero, as a bit mask.
+  static HIFSIM_INLINE unsigned nonzero(VI x) { return _mm512_test_epi32_mask(x, x); }
   // ---- float ----
   static HIFSIM_INLINE VF zero_f() { return _mm512_setzero_ps(); }
   static HIFSIM_INLINE VF set1_f(float x) { return _mm512_set1_ps(x); }
@@ -137,6 +139,10 @@ struct Isa {
   static HIFSIM_INLINE unsigned abs_gt(VI x, int32_t limit) {
     const __m256i gt = _mm256_cmpgt_epi32(_mm256_abs_epi32(x), _mm256_set1_epi32(limit));
     return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(gt)));
+  }
+  static HIFSIM_INLINE unsigned nonzero(VI x) {
+    const __m256i z = _mm256_cmpeq_epi32(x, _mm256_setzero_si256());
+    return ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(z))) & 0xFFu;
   }
   static HIFSIM_INLINE VF zero_f() { return _mm256_setzero_ps(); }
   static HIFSIM_INLINE VF set1_f(float x) { return _mm256_set1_ps(x); }
@@ -235,6 +241,12 @@ struct Isa {
     unsigned m = 0;
     for (int l = 0; l < L; ++l)
       if ((x.v[l] < 0 ? -x.v[l] : x.v[l]) > limit) m |= 1u << l;
+    return m;
+  }
+  static HIFSIM_INLINE unsigned nonzero(VI x) {
+    unsigned m = 0;
+    for (int l = 0; l < L; ++l)
+      if (x.v[l] != 0) m |= 1u << l;
     return m;
   }
   static HIFSIM_INLINE VF zero_f() { return set1_f(0.0f); }

@@ -12,6 +12,9 @@
 //            exact zeros, results exactly halfway between two floats (ties), tiny results
 //   codes    (corners) uniformly random element and scale codes: every special (NaN, Inf, NaN
 //            scales), every scale extreme, subnormal products, overflow to Inf
+//   cliff    (corners) two large products that cancel exactly in every output, the result made
+//            of products 0..90 binades below them: double sums that round, alignment windows
+//            that drop what decides the result
 // Each runs on every kernel variant this CPU runs plus the portable one: with one thread for
 // each of the four accumulators (FP32 RNE, reduced mantissa RZ and RNE, Kulisch), and with 2
 // and 3 threads for FP32 RNE (accumulated inside the tile kernel) and fp32-m10-rz (block
@@ -214,6 +217,39 @@ fmt::QTensor gen_cancel(const fmt::QTensor& a, size_t rows, SplitMix64& r) {
   return t;
 }
 
+// Per block of w: positions k0 != k1 hold one large element in A rows and +-(another) in B
+// rows, so a_k0 b_k0 + a_k1 b_k1 = 0 in every output; the other elements sit 0..45 binades
+// below in each operand. Positions and offsets come from `layout` (the same for A and B).
+fmt::QTensor gen_cliff(Format f, size_t rows, size_t K, size_t w, uint64_t layout, bool is_b, SplitMix64& r) {
+  fmt::QTensor t = blank(f, rows, K);
+  const auto& by_exp = codes_by_exp(f);
+  const int lo = by_exp.begin()->first, hi = by_exp.rbegin()->first;
+  auto code_near = [&](int e) {
+    auto it = by_exp.lower_bound(std::clamp(e, lo, hi));
+    if (it == by_exp.end()) --it;
+    return it->second[r.below(it->second.size())];
+  };
+  for (size_t b = 0; b < K / w; ++b) {
+    SplitMix64 lay(layout + b);
+    const size_t k0 = lay.below(w), k1 = (k0 + 1 + lay.below(w - 1)) % w;
+    // Large elements near 2^20 at most, so that the results stay within FP32's range (BF16).
+    const int top = std::min(hi, 12) - static_cast<int>(lay.below(4)), drop = static_cast<int>(lay.below(46));
+    for (size_t row = 0; row < rows; ++row) {
+      uint16_t* c = t.codes.data() + row * K + b * w;
+      const uint16_t big = code_near(top);
+      for (size_t k = 0; k < w; ++k) {
+        if (k == k0 || k == k1) continue;
+        if (r.below(4) == 0) continue;  // zero
+        c[k] = static_cast<uint16_t>(code_near(top - drop - static_cast<int>(r.below(4))) | (r.below(2) ? sign_bit(f) : 0));
+      }
+      c[k0] = big;
+      c[k1] = is_b ? static_cast<uint16_t>(big ^ sign_bit(f)) : big;
+    }
+  }
+  random_scales(t, r, false);
+  return t;
+}
+
 std::vector<float> llm_floats(size_t rows, size_t cols, SplitMix64& r) {
   std::vector<float> x(rows * cols);
   for (size_t i = 0; i < x.size(); ++i) {
@@ -226,13 +262,14 @@ std::vector<float> llm_floats(size_t rows, size_t cols, SplitMix64& r) {
   return x;
 }
 
-enum class Gen { llm, codes, spread, cancel };
+enum class Gen { llm, codes, spread, cancel, cliff };
 const char* gen_name(Gen g) {
   switch (g) {
     case Gen::llm: return "llm";
     case Gen::codes: return "codes";
     case Gen::spread: return "spread";
     case Gen::cancel: return "cancel";
+    case Gen::cliff: return "cliff";
   }
   return "?";
 }
@@ -262,6 +299,10 @@ Operands make_operands(const Config& c, Gen g, size_t M, size_t N, size_t nblk, 
     case Gen::spread:
       o.a = gen_spread(c.f, M, K, w, r);
       o.b = gen_spread(c.f, N, K, w, r);
+      break;
+    case Gen::cliff:
+      o.a = gen_cliff(c.f, M, K, w, seed, false, r);
+      o.b = gen_cliff(c.f, N, K, w, seed, true, r);
       break;
     case Gen::cancel: {
       const bool fp4 = c.f == Format::hif4 || c.f == Format::nvfp4 || c.f == Format::mxfp4;
@@ -293,7 +334,8 @@ size_t check_config(const Config& c, size_t target_blocks) {
     double share;  // of target_blocks
   };
   const Shape shapes[] = {
-      {Gen::llm, 37, 53, 0.4}, {Gen::spread, 29, 41, 0.3}, {Gen::cancel, 23, 45, 0.3}, {Gen::codes, 19, 67, 0.1}};
+      {Gen::llm, 37, 53, 0.4}, {Gen::spread, 29, 41, 0.3}, {Gen::cancel, 23, 45, 0.3},
+      {Gen::codes, 19, 67, 0.05}, {Gen::cliff, 17, 29, 0.05}};
   size_t checked = 0;
   const std::vector<CpuVariant> variants = variants_under_test();
   for (const Shape& sh : shapes) {
@@ -338,7 +380,7 @@ size_t check_config(const Config& c, size_t target_blocks) {
         }
       }
     }
-    if (sh.g != Gen::codes) checked += sh.M * sh.N * nblk;
+    if (sh.g != Gen::codes && sh.g != Gen::cliff) checked += sh.M * sh.N * nblk;
   }
   return checked;
 }

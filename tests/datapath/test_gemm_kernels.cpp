@@ -448,3 +448,31 @@ TEST(GemmKernels, Hif8N64W47Sticky) { run({Format::hif8, 64, 47, AlignPolicy::st
 TEST(GemmKernels, Hif8N64W64Sticky) { run({Format::hif8, 64, 64, AlignPolicy::sticky}); }
 TEST(GemmKernels, Hif8N32W81Trunc) { run({Format::hif8, 32, 81, AlignPolicy::trunc}); }
 TEST(GemmKernels, Hif8N64W120Sticky) { run({Format::hif8, 64, 120, AlignPolicy::sticky}); }
+
+// A directed vector where the MXFP4 fast path's double sum would round: the two 32-element
+// halves' exponents are 70 apart and the result sits exactly halfway between 0 and the
+// smallest subnormal, so only the far smaller half decides it (RNE of 2^-150 + 2^-220 is 2^-149;
+// the double 2^-150 + 2^-220 rounds to 2^-150, whose FP32 rounding is 0). Every variant must
+// give the unit's result (its scale-gap check sends the block to the unit).
+TEST(GemmKernels, Mxfp4ScaleGapDecidedByTheSmallerHalf) {
+  fmt::QTensor a = blank(Format::mxfp4, 1, 64);
+  a.codes[0] = 1;   // 0.5
+  a.codes[32] = 1;  // 0.5
+  a.scales = {53, 18};
+  const fmt::QTensor b = a;
+  GemmSpec s;
+  s.format = Format::mxfp4;
+  const float want = unit_dot(a, 0, b, 0, 0, s).value;
+  EXPECT_EQ(fmt::f32_bits(want), 0x00000001u);  // 2^-149
+  const double naive = std::ldexp(1.0, -150) + std::ldexp(1.0, -220);
+  EXPECT_EQ(fmt::f32_bits(static_cast<float>(naive)), 0u) << "the vector no longer separates the paths";
+  for (const char* acc : kAccs) {
+    s.acc = AccSpec::parse(acc);
+    s.kernel = GemmKernel::reference;
+    const uint32_t ref = fmt::f32_bits(gemm_quantized(a, b, s)[0]);  // 2^-149, or 0 in a reduced mantissa
+    for (CpuVariant v : variants_under_test()) {
+      s.kernel = kernel_of(v);
+      EXPECT_EQ(fmt::f32_bits(gemm_quantized(a, b, s)[0]), ref) << variant_name(v) << " " << acc;
+    }
+  }
+}

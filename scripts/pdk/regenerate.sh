@@ -53,7 +53,7 @@ bash "$ROOT/scripts/capture/ensure_traces.sh" >/dev/null
 # The CI rows (tests/pdk/test_gate_energy.py) on stories260k.
 "$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
   --trace "$ROOT/traces/stories260k" --op layer0.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 256 \
-  --only '^(hif4_dot64_STAGES_1|fp32_acc_MANT_BITS_7_ROUND_RZ_1)$' --append
+  --only '^(hif4_dot64_STAGES_1|fp32_acc_MANT_BITS_7_ROUND_RZ_1)$' --units "$OUT/units.csv" --append
 mv "$WORK/energy.csv" "$OUT/energy.csv"
 stamp "gate-level energy table written"
 "$PY" "$ROOT/scripts/pdk/calibrate.py" --energy "$OUT/energy.csv" --units "$OUT/units.csv" --hifsim "$HIFSIM" \

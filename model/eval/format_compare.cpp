@@ -35,7 +35,7 @@ void units_csv_row(std::ostringstream& o, const std::string& fname, const Correc
 
 // Timing, area and energy of every format's unit, plain and with each correction's residual
 // path (ARCQuant is a longer K, not a unit option).
-void unit_tables(const CompareRequest& r, CompareOutcome& out) {
+void unit_tables(const CompareRequest& r, OperandCache& cache, CompareOutcome& out) {
   std::ostringstream units, area;
   units << "format,correction,config,peak_macs_per_cycle,cycles,utilization,macs,energy_pj_per_mac,"
            "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js\n";
@@ -44,6 +44,7 @@ void unit_tables(const CompareRequest& r, CompareOutcome& out) {
   UnitEvalOptions uo;
   uo.threads = r.threads;
   uo.activity_sample = r.activity_sample;
+  uo.operands = &cache;  // every unit measures its activity on the same tensors: read them once
   std::vector<std::string> area_cols;
   std::vector<std::pair<std::string, std::vector<double>>> area_rows;
   for (size_t i = 0; i < r.formats.size(); ++i) {
@@ -81,12 +82,12 @@ void unit_tables(const CompareRequest& r, CompareOutcome& out) {
 
 // The 64-length dot-unit comparison against the HiF4 paper's claims, on the first four
 // non-attention ops' tensors.
-std::string dot_units(const CompareRequest& r) {
+std::string dot_units(const CompareRequest& r, OperandCache& cache) {
   const cost::CostTables ct = cost::load_tables(cost::default_tables_dir());
   std::vector<cost::OperandSet> sets;
   OperandStore keep;
   for (const auto& op : r.trace.ops)
-    if (!op.attention() && sets.size() < 4) sets.push_back(trace_operand_set(r.trace, op, 1, keep));
+    if (!op.attention() && sets.size() < 4) sets.push_back(trace_operand_set(r.trace, op, 1, keep, &cache));
   cost::ActivityOptions co;
   co.sample_dots = r.activity_sample;
   const auto rows = cost::compare_units(ct, r.formats, sets, co);
@@ -122,11 +123,13 @@ CompareOutcome compare_formats(const CompareRequest& r) {
   ao.base.threads = r.threads;
   ao.base.quant.threads = r.threads;
   ao.progress = r.op_done;
+  OperandCache cache(r.trace);  // each tensor read once for every phase below
+  ao.cache = &cache;
   const std::vector<OpAccuracy> acc = evaluate_trace(r.trace, ao);
   out.accuracy = accuracy_tables(acc, "Trace `" + r.trace.manifest + "` (" + r.trace.model_name +
                                           "), accumulator fp32, errors against the FP32 reference.");
-  unit_tables(r, out);
-  out.dot_units_md = dot_units(r);
+  unit_tables(r, cache, out);
+  out.dot_units_md = dot_units(r, cache);
   return out;
 }
 

@@ -1,10 +1,14 @@
 #include "eval/trace_accuracy.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 
 #include "datapath/arc.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 
 namespace hifsim::eval {
 
@@ -41,77 +45,115 @@ double underflow_fraction(fmt::Format f, const std::vector<float>& x, size_t row
   return nz ? static_cast<double>(under) / static_cast<double>(nz) : 0.0;
 }
 
+namespace {
+
+// One op in one format and correction (every batch element), operands from the cache.
+OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f, const Correction& c,
+                        const dp::GemmSpec& s, OperandCache& cache) {
+  const auto t0 = std::chrono::steady_clock::now();
+  OpAccuracy r;
+  r.op_name = op.name;
+  r.op = op.op;
+  r.layer = op.layer;
+  r.format = fmt::format_info(f).name;
+  r.correction = c.name;
+  r.M = op.M;
+  r.N = op.N;
+  r.K = op.K;
+  r.batch = op.batch;
+  double ua = 0, ub = 0;
+  for (uint64_t bi = 0; bi < op.batch; ++bi) {
+    const io::Operand& a = cache.get(op, "a", bi);
+    const io::Operand& b = cache.get(op, "b", bi);
+    fmt::check_representable(f, a.data.data(), a.rows, a.cols, t.manifest + ": " + op.name + ".a");
+    fmt::check_representable(f, b.data.data(), b.rows, b.cols, t.manifest + ": " + op.name + ".b");
+    std::vector<float> C;
+    if (c.arc != -2) {
+      const dp::ArcPlan p = dp::arc_plan(a.data.data(), a.rows, a.cols, c.arc, f);
+      r.arc_channels = p.S;
+      C = dp::gemm_arc(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, p);
+    } else {
+      C = dp::gemm_with_residual(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, c.residual);
+    }
+    if (op.c_ref) {
+      r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
+    } else {
+      const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s.threads);
+      std::vector<float> rf(ref.begin(), ref.end());
+      r.sums.add(C.data(), rf.data(), C.size());
+    }
+    ua += underflow_fraction(f, a.data, a.rows, a.cols, s.quant);
+    ub += underflow_fraction(f, b.data, b.rows, b.cols, s.quant);
+  }
+  r.underflow_a = ua / static_cast<double>(op.batch);
+  r.underflow_b = ub / static_cast<double>(op.batch);
+  r.err = r.sums.metrics();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace
+
 std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions& o) {
   if (t.shape_only())
     throw Error(t.manifest, "kind", "shape-only trace: accuracy needs tensors (use a captured trace)");
-  std::vector<OpAccuracy> out;
-  size_t idx = 0;
-  for (const io::TraceOp& op : t.ops) {
-    ++idx;
-    // Operands once per op (all batch elements), shared by every format and correction.
-    std::vector<io::Operand> A, B, R;
-    for (uint64_t bi = 0; bi < op.batch; ++bi) {
-      A.push_back(io::load_operand(t, op, "a", bi));
-      B.push_back(io::load_operand(t, op, "b", bi));
-      if (op.c_ref) R.push_back(io::load_operand(t, op, "c_ref", bi));
-    }
-    for (fmt::Format f : o.formats) {
-      dp::GemmSpec s = o.base;
-      s.format = f;
-      dp::validate(s);
-      for (const Correction& c : o.corrections) {
-        const auto t0 = std::chrono::steady_clock::now();
-        OpAccuracy r;
-        r.op_name = op.name;
-        r.op = op.op;
-        r.layer = op.layer;
-        r.format = fmt::format_info(f).name;
-        r.correction = c.name;
-        r.M = op.M;
-        r.N = op.N;
-        r.K = op.K;
-        r.batch = op.batch;
-        double ua = 0, ub = 0;
-        for (uint64_t bi = 0; bi < op.batch; ++bi) {
-          const auto& a = A[bi];
-          const auto& b = B[bi];
-          fmt::check_representable(f, a.data.data(), a.rows, a.cols, t.manifest + ": " + op.name + ".a");
-          fmt::check_representable(f, b.data.data(), b.rows, b.cols, t.manifest + ": " + op.name + ".b");
-          std::vector<float> C;
-          if (c.arc != -2) {
-            const dp::ArcPlan p = dp::arc_plan(a.data.data(), a.rows, a.cols, c.arc, f);
-            r.arc_channels = p.S;
-            C = dp::gemm_arc(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, p);
-          } else {
-            C = dp::gemm_with_residual(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, c.residual);
-          }
-          if (!R.empty()) {
-            r.sums.add(C.data(), R[bi].data.data(), C.size());
-          } else {
-            const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s.threads);
-            std::vector<float> rf(ref.begin(), ref.end());
-            r.sums.add(C.data(), rf.data(), C.size());
-          }
-          ua += underflow_fraction(f, a.data, a.rows, a.cols, s.quant);
-          ub += underflow_fraction(f, b.data, b.rows, b.cols, s.quant);
-        }
-        r.underflow_a = ua / static_cast<double>(op.batch);
-        r.underflow_b = ub / static_cast<double>(op.batch);
-        r.err = r.sums.metrics();
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (fmt::Format f : o.formats) {
+    dp::GemmSpec s = o.base;
+    s.format = f;
+    dp::validate(s);
+  }
+  // Every (op, format, correction) is one job; jobs run side by side on all threads, op by op,
+  // each GEMM on its own thread (small GEMMs do not split well; many of them do). Each op's
+  // tensors are read once (OperandCache) and shared by its jobs. Results go to fixed slots,
+  // so the output does not depend on the thread count.
+  struct Job {
+    size_t op, format, correction;
+  };
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < t.ops.size(); ++i)
+    for (size_t f = 0; f < o.formats.size(); ++f)
+      for (size_t c = 0; c < o.corrections.size(); ++c) jobs.push_back({i, f, c});
+  OperandCache local(t);
+  OperandCache& cache = o.cache ? *o.cache : local;
+  std::vector<std::atomic<size_t>> left(t.ops.size());
+  for (const Job& j : jobs) ++left[j.op];
+  const unsigned threads = resolve_threads(o.base.threads);
+  const unsigned per_job = std::max<unsigned>(1, threads / static_cast<unsigned>(std::max<size_t>(1, jobs.size())));
+  std::vector<OpAccuracy> out(jobs.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex progress;
+  parallel_for(threads, threads, [&](size_t, size_t) {
+    try {
+      while (!failed) {
+        const size_t j = next++;
+        if (j >= jobs.size()) break;
+        const Job& job = jobs[j];
+        const io::TraceOp& op = t.ops[job.op];
+        dp::GemmSpec s = o.base;
+        s.format = o.formats[job.format];
+        s.threads = per_job;
+        s.quant.threads = per_job;
+        out[j] = evaluate_job(t, op, s.format, o.corrections[job.correction], s, cache);
+        if (--left[job.op] == 0 && !o.cache) cache.release(op);  // nobody after us needs them
         if (o.progress) {
+          const OpAccuracy& r = out[j];
           char buf[320];
           char v[32];
           std::snprintf(v, sizeof v, "SQNR %6.2f dB", r.err.sqnr_db);
           const std::string sqnr = r.err.valid() ? std::string(v) : "INVALID: " + r.err.invalid_reason();
-          std::snprintf(buf, sizeof buf, "[%zu/%zu] %-18s %-10s %-12s %s  underflow %5.2f%%  (%.2f s)", idx, t.ops.size(),
-                        op.name.c_str(), r.format.c_str(), r.correction.c_str(), sqnr.c_str(), 100 * r.underflow_a, r.seconds);
+          std::snprintf(buf, sizeof buf, "[%zu/%zu] %-18s %-10s %-12s %s  underflow %5.2f%%  (%.2f s)", job.op + 1,
+                        t.ops.size(), op.name.c_str(), r.format.c_str(), r.correction.c_str(), sqnr.c_str(),
+                        100 * r.underflow_a, r.seconds);
+          std::lock_guard<std::mutex> lock(progress);
           o.progress(buf);
         }
-        out.push_back(std::move(r));
       }
+    } catch (...) {
+      failed = true;
+      throw;
     }
-  }
+  });
   return out;
 }
 

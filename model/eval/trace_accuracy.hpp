@@ -10,6 +10,7 @@
 #include "datapath/gemm.hpp"
 #include "datapath/gemm_stats.hpp"
 #include "datapath/residual.hpp"
+#include "eval/operand_cache.hpp"
 #include "io/trace.hpp"
 
 namespace hifsim::eval {
@@ -28,8 +29,10 @@ struct Correction {
 struct AccuracyOptions {
   std::vector<fmt::Format> formats;
   std::vector<Correction> corrections{Correction::parse("none")};
-  dp::GemmSpec base;  // accumulator, alignment, quantizer options (format is set per run)
-  std::function<void(const std::string&)> progress;  // optional progress lines
+  dp::GemmSpec base;  // accumulator, alignment, quantizer options (format is set per run); base.threads
+                      // = the threads the jobs share (0: all)
+  std::function<void(const std::string&)> progress;  // optional progress lines (called under a lock)
+  OperandCache* cache = nullptr;  // optional: operands shared with later phases (else read here, once)
 };
 
 struct OpAccuracy {
@@ -43,7 +46,8 @@ struct OpAccuracy {
   double seconds = 0;
 };
 
-// Runs every op of a captured trace for every format x correction.
+// Runs every op of a captured trace for every format x correction, in parallel (results in op,
+// format, correction order, the same for any thread count).
 std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions& o);
 
 // Fraction of the nonzero values of x (rows x cols) that are zero after quantize-dequantize.

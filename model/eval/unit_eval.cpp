@@ -48,7 +48,8 @@ UnitEval evaluate_unit(const cfg::UnitConfig& u, const Workload& w, const UnitEv
   if (o.cost && r.cost_unsupported.empty()) {
     OperandStore keep;
     const ActivitySampling sampling{o.activity_ops, true, o.seed};
-    const std::vector<cost::OperandSet> sets = activity_sets(jobs, w.trace ? &*w.trace : nullptr, sampling, keep);
+    const std::vector<cost::OperandSet> sets =
+        activity_sets(jobs, w.trace ? &*w.trace : nullptr, sampling, keep, o.operands);
     r.cost = run_cost(u, sets, r.totals, o);
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -21,6 +21,7 @@ struct UnitEvalOptions {
   size_t activity_sample = 2048;    // dot operations whose toggles are counted
   uint64_t seed = 1;
   size_t activity_ops = 6;          // at most this many trace ops feed the activity (largest first)
+  OperandCache* operands = nullptr; // optional: the trace's tensors, read once for every unit of a run
 };
 
 struct UnitEval {

@@ -182,12 +182,20 @@ std::vector<perf::Job> value_jobs(Workload& w, OperandStore& keep) {
   return jobs;
 }
 
-cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight, OperandStore& keep) {
-  io::Operand a = io::load_operand(t, op, "a", 0), b = io::load_operand(t, op, "b", 0);
+cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight, OperandStore& keep,
+                                   OperandCache* cache) {
   cost::OperandSet s;
   s.name = op.name;
-  s.M = a.rows, s.N = b.rows, s.K = a.cols;
   s.weight = weight;
+  if (cache) {
+    const io::Operand& a = cache->get(op, "a", 0);
+    const io::Operand& b = cache->get(op, "b", 0);
+    s.M = a.rows, s.N = b.rows, s.K = a.cols;
+    s.A = a.data.data(), s.B = b.data.data();
+    return s;
+  }
+  io::Operand a = io::load_operand(t, op, "a", 0), b = io::load_operand(t, op, "b", 0);
+  s.M = a.rows, s.N = b.rows, s.K = a.cols;
   store(keep, std::move(a.data));
   store(keep, std::move(b.data));
   s.A = keep[keep.size() - 2].data(), s.B = keep.back().data();
@@ -195,7 +203,7 @@ cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, do
 }
 
 std::vector<cost::OperandSet> activity_sets(const std::vector<perf::Job>& jobs, const io::Trace* trace,
-                                            const ActivitySampling& o, OperandStore& keep) {
+                                            const ActivitySampling& o, OperandStore& keep, OperandCache* cache) {
   std::vector<cost::OperandSet> sets;
   for (const perf::Job& j : jobs) {
     if (!j.A || !j.B) continue;
@@ -218,7 +226,7 @@ std::vector<cost::OperandSet> activity_sets(const std::vector<perf::Job>& jobs, 
   for (size_t k = 0; k < order.size(); ++k) {
     const perf::Job& j = jobs[order[k]];
     if (captured && trace->ops[order[k]].a && trace->ops[order[k]].b)
-      sets.push_back(trace_operand_set(*trace, trace->ops[order[k]], macs(j), keep));
+      sets.push_back(trace_operand_set(*trace, trace->ops[order[k]], macs(j), keep, cache));
     else
       sets.push_back(seeded_set(j, o.seed, k, keep));
   }

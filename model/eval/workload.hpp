@@ -11,6 +11,7 @@
 
 #include "cost/cost.hpp"
 #include "io/npy.hpp"
+#include "eval/operand_cache.hpp"
 #include "io/trace.hpp"
 #include "perf/runner.hpp"
 
@@ -52,8 +53,10 @@ std::vector<perf::Job> timing_jobs(const Workload& w, bool each_instance = false
 // per batch index ("op[b]" when batch > 1; instances = repeat).
 std::vector<perf::Job> value_jobs(Workload& w, OperandStore& keep);
 
-// One op's captured A and B (batch 0) as an activity operand set.
-cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight, OperandStore& keep);
+// One op's captured A and B (batch 0) as an activity operand set: read into `keep`, or taken
+// from `cache` when given (then the set points into the cache, which must outlive it).
+cost::OperandSet trace_operand_set(const io::Trace& t, const io::TraceOp& op, double weight, OperandStore& keep,
+                                   OperandCache* cache = nullptr);
 
 // Which operands the energy model measures: jobs with values give their own; else a captured
 // trace's tensors (jobs are then one per op, in trace order); else seeded normal values shaped
@@ -64,7 +67,7 @@ struct ActivitySampling {
   uint64_t seed = 1;           // seeded normal values
 };
 std::vector<cost::OperandSet> activity_sets(const std::vector<perf::Job>& jobs, const io::Trace* trace,
-                                            const ActivitySampling& s, OperandStore& keep);
+                                            const ActivitySampling& s, OperandStore& keep, OperandCache* cache = nullptr);
 // True when the sets were made up of seeded values (no operand data).
 bool seeded_sets(const std::vector<cost::OperandSet>& sets);
 

@@ -98,7 +98,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   OutputSet outs(out + "/manifest.json");
   for (const std::string& dir : {out, data, out + "/plots"}) check_folder_entries(dir);
   for (const auto& [path, text] : eval::accuracy_outputs({}, data, "accuracy_")) outs.expect(path);
-  for (const char* f : {"units.csv", "area_breakdown.csv", "dot_units.md"}) outs.expect(data + "/" + f);
+  for (const char* f : {"units.csv", "area_breakdown.csv", "dot_units.md", "error_vs_k.csv"}) outs.expect(data + "/" + f);
   if (!quiet) {
     r.say = say;
     const size_t total = r.trace.ops.size() * r.formats.size() * r.corrections.size();
@@ -116,6 +116,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.add(data + "/units.csv", res.units_csv, "timing, energy, area per unit");
   outs.add(data + "/area_breakdown.csv", res.area_breakdown_csv, "area by component (mm2)");
   outs.add(data + "/dot_units.md", res.dot_units_md, "64-length dot-unit comparison");
+  outs.add(data + "/error_vs_k.csv", res.error_vs_k_csv, "GEMM error versus K per accumulator");
   outs.write();
   if (ppl_tokens > 0 && has_tokenizer(r.trace)) {
     say("perplexity: " + r.trace.model_name + ", " + std::to_string(ppl_tokens) + " tokens, every linear layer fake-quantized");

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "eval/error_vs_k.hpp"
 #include "eval/unit_eval.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -128,6 +129,11 @@ CompareOutcome compare_formats(const CompareRequest& r) {
   const std::vector<OpAccuracy> acc = evaluate_trace(r.trace, ao);
   out.accuracy = accuracy_tables(acc, "Trace `" + r.trace.manifest + "` (" + r.trace.model_name +
                                           "), accumulator fp32, errors against the FP32 reference.");
+  say(r, "GEMM error versus K per accumulator (the longest-K ops, K cut from 64 up)");
+  ErrorVsKOptions eo;
+  eo.formats = r.formats;
+  eo.threads = r.threads;
+  out.error_vs_k_csv = error_vs_k_csv(error_vs_k(r.trace, eo, cache));
   unit_tables(r, cache, out);
   out.dot_units_md = dot_units(r, cache);
   return out;

@@ -1,8 +1,8 @@
 // The format comparison report's numbers (`hifsim compare`, the main job; docs/report.md): per
 // format, the accuracy of every op of a captured LLM trace through the bit-exact GEMM engine
 // (with and without each residual correction), the timing of the trace on an equal-peak matrix
-// unit, its area and energy (switching activity measured on the trace's tensors) and the
-// 64-length dot-unit comparison. The perplexity and the rendering are the command's (Python).
+// unit, its area and energy (switching activity measured on the trace's tensors), the
+// 64-length dot-unit comparison and the GEMM error versus K per accumulator. The perplexity and the rendering are the command's (Python).
 #pragma once
 #include <functional>
 #include <string>
@@ -29,6 +29,7 @@ struct CompareOutcome {
   std::string units_csv;            // timing, energy, area per unit
   std::string area_breakdown_csv;   // area by component (mm2) of the plain units
   std::string dot_units_md;         // the 64-length dot-unit comparison
+  std::string error_vs_k_csv;       // GEMM error versus K per format and accumulator (eval/error_vs_k)
 };
 
 // Checks what the comparison needs before anything runs: a captured trace whose tensor files

@@ -1,12 +1,14 @@
 // The accuracy phase of `hifsim trace` and `hifsim compare` (model/eval/trace_accuracy,
-// model/eval/operand_cache): the (op, format, correction) jobs run side by side, yet the rows come
+// model/eval/operand_cache, model/eval/error_vs_k): the (op, format, correction) jobs run side by side, yet the rows come
 // out in op, format, correction order with the same bits for any thread count, and each tensor
 // file is read once however many formats, corrections and later phases use it (issue 13).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
+#include "eval/error_vs_k.hpp"
 #include "eval/operand_cache.hpp"
 #include "eval/trace_accuracy.hpp"
 #include "eval/workload.hpp"
@@ -124,6 +126,64 @@ TEST(TraceAccuracy, ConcurrentRequestsShareOneRead) {
   cache.release(op);
   (void)cache.get(op, "a", 0);
   EXPECT_EQ(cache.reads(), 2u) << "a released tensor is read again when asked for";
+}
+
+// GEMM error versus K: Kulisch is the exact reference of each format, fewer accumulator
+// mantissa bits cost accuracy, and the figures do not depend on the thread count.
+TEST(ErrorVsK, AccumulatorsAgainstKulisch) {
+  io::Trace t;
+  if (!captured_trace(t)) GTEST_SKIP() << "stories260k tensors missing (scripts/capture/ensure_traces.sh --only stories260k)";
+  eval::OperandCache cache(t);
+  eval::ErrorVsKOptions o;
+  o.formats = {fmt::Format::hif4, fmt::Format::hif8};
+  o.threads = 1;
+  const auto serial = eval::error_vs_k(t, o, cache);
+  uint64_t kmax = 0;
+  for (const io::TraceOp& op : t.ops) kmax = std::max(kmax, op.K);
+  std::vector<uint64_t> ks;
+  for (uint64_t k = 64; k < kmax; k *= 2) ks.push_back(k);
+  ks.push_back(kmax);
+  ASSERT_EQ(serial.size(), o.formats.size() * ks.size() * o.accumulators.size());
+  auto at = [&](const std::vector<eval::ErrorVsKPoint>& v, size_t f, size_t k, const std::string& acc) {
+    for (size_t i = 0; i < o.accumulators.size(); ++i)
+      if (o.accumulators[i] == acc) return v[(f * ks.size() + k) * o.accumulators.size() + i];
+    ADD_FAILURE() << "no accumulator " << acc;
+    return v.front();
+  };
+  for (size_t f = 0; f < o.formats.size(); ++f)
+    for (size_t k = 0; k < ks.size(); ++k) {
+      const auto& p = at(serial, f, k, "kulisch");
+      EXPECT_EQ(p.K, ks[k]);
+      EXPECT_EQ(p.format, fmt::format_info(o.formats[f]).name);
+      EXPECT_GT(p.outputs, 0u);
+      EXPECT_EQ(p.vs_kulisch.rel_frobenius, 0.0) << "Kulisch against itself";
+      EXPECT_TRUE(p.vs_fp64.valid());
+    }
+  // HiF4, one 64-block: the block's value is exact in FP32 and adding it to +0 is exact, so the
+  // FP32 accumulator equals Kulisch bit for bit; at the longest K it rounds.
+  EXPECT_EQ(at(serial, 0, 0, "fp32").vs_kulisch.rel_frobenius, 0.0);
+  const size_t last = ks.size() - 1;
+  for (size_t f = 0; f < o.formats.size(); ++f) {
+    const double m23 = at(serial, f, last, "fp32").vs_kulisch.rel_frobenius;
+    const double m13 = at(serial, f, last, "fp32-m13-rne").vs_kulisch.rel_frobenius;
+    const double m10rne = at(serial, f, last, "fp32-m10-rne").vs_kulisch.rel_frobenius;
+    const double m10rz = at(serial, f, last, "fp32-m10-rz").vs_kulisch.rel_frobenius;
+    EXPECT_GT(m13, m23);
+    EXPECT_GT(m10rne, m13);
+    EXPECT_GT(m10rz, m10rne) << "truncation accumulates a bias that rounding to nearest does not";
+  }
+  o.threads = 3;
+  const auto par = eval::error_vs_k(t, o, cache);
+  ASSERT_EQ(par.size(), serial.size());
+  for (size_t i = 0; i < par.size(); ++i) {
+    EXPECT_EQ(par[i].accumulator, serial[i].accumulator);
+    EXPECT_EQ(par[i].vs_fp64.rel_frobenius, serial[i].vs_fp64.rel_frobenius) << i;
+    EXPECT_EQ(par[i].vs_kulisch.rel_frobenius, serial[i].vs_kulisch.rel_frobenius) << i;
+  }
+  const std::string csv = eval::error_vs_k_csv(serial);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "format,accumulator,K,outputs,sqnr_db,rel_frobenius,valid,sqnr_vs_kulisch_db,rel_vs_kulisch");
+  EXPECT_EQ(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')), serial.size() + 1);
 }
 
 }  // namespace

@@ -9,7 +9,8 @@
 #
 # Defaults: configs/sweeps/hif4-design-space-100k.yaml, SIGKILL once 30 % of the points are
 # finished, --jobs 2, a new folder under /tmp. Runs $HIFSIM_BIN, else build/bin/hifsim (copy it
-# elsewhere to keep rebuilding while this runs). Long: on 2 idle cores about 25 minutes.
+# elsewhere to keep rebuilding while this runs). Long: on 2 idle cores about 15 minutes
+# (estimated from CPU times; docs/sweeps.md).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HIFSIM="${HIFSIM_BIN:-$ROOT/build/bin/hifsim}"
@@ -24,7 +25,7 @@ while [[ $# -gt 0 ]]; do
     --kill-at) KILL_AT=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    *) sed -n '2,12p' "$0"; exit 2 ;;
+    *) sed -n '2,13p' "$0"; exit 2 ;;
   esac
 done
 [[ -x $HIFSIM ]] || { echo "bench_sweep_scale: $HIFSIM is not built" >&2; exit 1; }

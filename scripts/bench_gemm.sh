@@ -2,7 +2,8 @@
 # GEMM-engine speed: builds bench/bench_gemm (Release), runs it and the numpy float32 matmul
 # peer (scripts/bench_peer_numpy_gemm.py, OpenBLAS, 1 thread and all threads) in the same
 # session, prints the CPU, the kernel variant and the load, and writes the table into the GEMM
-# section of docs/performance.md (between the gemm:begin/end markers).
+# section of docs/performance.md (between the gemm:begin/end markers), with each kernel's share of
+# the machine's SIMD ceiling for its instruction (bench/simd_peak: the roofline statement).
 #   HIFSIM_BENCH_BUILD     build directory (default build/)
 #   HIFSIM_JOBS            parallel build jobs (default: nproc)
 #   HIFSIM_BENCH_VARIANTS  kernel variants to measure, e.g. "avx512 avx2 portable" (default: the
@@ -22,7 +23,7 @@ trap 'rm -rf "$OUT"' EXIT
 NCPU="$(nproc)"
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$BUILD" -j "$JOBS" --target bench_gemm
+cmake --build "$BUILD" -j "$JOBS" --target bench_gemm simd_peak
 echo "[bench] CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $NCPU CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "[bench] numpy float32 matmul peer, 1 and $NCPU threads"
 OPENBLAS_NUM_THREADS=1 "$PY" scripts/bench_peer_numpy_gemm.py > "$OUT/peer1.jsonl"
@@ -32,6 +33,9 @@ for v in $VARIANTS; do
   HIFSIM_KERNEL="$v" "$BUILD/bin/bench_gemm" --benchmark_filter="$FILTER" \
     --benchmark_out="$OUT/hifsim-$v.json" --benchmark_out_format=json
 done
+# The machine's instruction ceilings per CPU second of one thread (the roofline denominators).
+echo "[bench] SIMD multiply-accumulate ceilings (bench/simd_peak)"
+"$BUILD/bin/simd_peak" 1 > "$OUT/peak1.jsonl"
 # The peer once more at the end: the ratio uses the better of the two peer runs, so a load
 # change during the session cannot flatter hifsim.
 OPENBLAS_NUM_THREADS=1 "$PY" scripts/bench_peer_numpy_gemm.py >> "$OUT/peer1.jsonl"

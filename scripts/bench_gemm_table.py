@@ -16,15 +16,35 @@ import sys
 TARGETS = {"hif4": 1.0, "nvfp4": 0.5, "mxfp4": 0.5, "mxfp8-e4m3": 0.15, "mxfp8-e5m2": 0.15,
            "fp8-e4m3": 0.15, "fp8-e5m2": 0.15, "hif8": 0.15, "bf16": 0.08}
 ORDER = list(TARGETS)
+# The instruction each format's kernel spends its multiply-accumulates in (docs/performance.md,
+# "Kernel design"): the int8 family in vpdpbusd (AVX-512 VNNI) or vpmaddubsw (AVX2), the fp
+# family in double-precision FMAs. bench/simd_peak measures each one's ceiling.
+INT8 = ("hif4", "nvfp4", "mxfp4")
+CEILING = {("avx512", True): "avx512_vnni_int8", ("avx2", True): "avx2_maddubs_int8",
+           ("avx512", False): "avx512_fma_fp64", ("avx2", False): "avx2_fma_fp64"}
 SHAPES = ("1024x1024x1024", "4096x4096x512")
+UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def load_peer(path):
+def load_peer(path, key="macs_per_second"):
     best = {}
     for line in open(path):
         r = json.loads(line)
-        best[r["shape"]] = max(best.get(r["shape"], 0.0), r["macs_per_second"])
+        best[r["shape"]] = max(best.get(r["shape"], 0.0), r.get(key, 0.0))
     return best
+
+
+def shape_macs(shape):
+    m, n, k = (int(v) for v in shape.split("x"))
+    return m * n * k
+
+
+def load_peaks(path):
+    """bench/simd_peak's JSON lines: {ceiling name: MAC per CPU second of one thread} (skipped
+    ceilings left out)."""
+    if not os.path.exists(path):
+        return {}
+    return {r["ceiling"]: r["macs_per_cpu_second"] for r in map(json.loads, open(path)) if "macs_per_cpu_second" in r}
 
 
 def main(argv):
@@ -32,11 +52,13 @@ def main(argv):
     no_doc = "--no-doc" in argv
     doc = [a for a in argv[3:] if a != "--no-doc"][0]
     peer = {1: load_peer(os.path.join(out, "peer1.jsonl")), ncpu: load_peer(os.path.join(out, "peerN.jsonl"))}
+    peer_cpu = load_peer(os.path.join(out, "peer1.jsonl"), "macs_per_cpu_second")  # 1 thread
+    peaks = load_peaks(os.path.join(out, "peak1.jsonl"))
     rows, ctx = [], None
     for path in sorted(glob.glob(os.path.join(out, "hifsim-*.json"))):
         h = json.load(open(path))
         ctx = ctx or h["context"]
-        rate, kernel, fallback, load = {}, {}, {}, {}
+        rate, kernel, fallback, load, cpu_rate = {}, {}, {}, {}, {}
         for b in h["benchmarks"]:
             if b.get("run_type") == "aggregate" or "error_occurred" in b:
                 continue
@@ -44,6 +66,8 @@ def main(argv):
             fmt, shape, thr = m.group(1), m.group(2), int(m.group(3))
             shape = "1024x1024x1024" if shape == "1024^3" else shape
             rate[(fmt, shape, thr)] = b["MAC/s"]
+            if thr == 1:  # cpu_time is the main thread's: a rate only for the 1-thread runs
+                cpu_rate[(fmt, shape)] = shape_macs(shape) / (b["cpu_time"] * UNIT[b.get("time_unit", "ns")])
             kernel[(fmt, shape)] = b.get("label", "").split(" ", 1)[-1]
             fallback[(fmt, shape)] = int(b.get("fallback_blocks", 0))
             load.setdefault((fmt, shape), []).append(b.get("load1", -1))
@@ -54,7 +78,12 @@ def main(argv):
                 one, alln = rate.get((f, shape, 1)), rate.get((f, shape, ncpu))
                 p1, pn = peer[1].get(shape), peer[ncpu].get(shape)
                 rows.append((f, shape, kernel[(f, shape)], one, alln, p1, pn, fallback[(f, shape)],
-                             max(load[(f, shape)])))
+                             max(load[(f, shape)]), cpu_rate.get((f, shape)), peer_cpu.get(shape)))
+    def share(f, k, v):
+        """The kernel's rate per CPU second as a share of its instruction's ceiling per CPU second."""
+        c = peaks.get(CEILING.get((k, f in INT8)), 0)
+        return f"{100 * v / c:.0f} % of {c / 1e9:.0f}" if (v and c) else "-"
+
     g = lambda v: f"{v / 1e9:.1f}" if v else "-"
     r = lambda a, b: f"{a / b:.2f}" if (a and b) else "-"
     lines = [
@@ -63,17 +92,23 @@ def main(argv):
         "outside the timed region; the engine with its operand packing is timed. "
         f"CPU: {ctx.get('cpu', '?')}, {ctx['num_cpus']} CPUs. Peer in the same run: numpy float32 `a @ b.T` "
         "(OpenBLAS), best of the runs before and after hifsim's. `load` is the highest 1-minute load average "
-        "seen during the row's measurements (other jobs on the machine).",
+        "seen during the row's measurements (other jobs on the machine). Per CPU second: the 1-thread rates "
+        "over the process's CPU time instead of the wall time (GMAC per CPU second), which a loaded machine "
+        "changes far less: the fairest ratio when `load` is high. SIMD ceiling used: that rate against "
+        "bench/simd_peak's rate per CPU second of the instruction the kernel multiplies with (int8 family: "
+        "vpdpbusd zmm / vpmaddubsw ymm; fp family: FP64 FMA zmm / ymm), in GMAC per CPU second: the "
+        "roofline bound SIMD width x ports x clock, measured.",
         "",
         f"| format | shape | kernel | 1 thread | {ncpu} threads | numpy 1 thread | numpy {ncpu} threads | "
-        f"ratio 1 thread | ratio {ncpu} threads | target | fallback blocks | load |",
-        "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        f"ratio 1 thread | ratio {ncpu} threads | target | 1 thread per CPU second: hifsim / numpy | "
+        "SIMD ceiling used (1 thread, per CPU second) | fallback blocks | load |",
+        "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
-    for (f, shape, k, one, alln, p1, pn, fb, ld) in rows:
+    for (f, shape, k, one, alln, p1, pn, fb, ld, c1, pc1) in rows:
         tgt = TARGETS[f]
         met = "" if not (alln and pn) else (" ✓" if alln / pn >= tgt else " ✗")
         lines.append(f"| {f} | {shape} | {k} | {g(one)} | {g(alln)} | {g(p1)} | {g(pn)} | {r(one, p1)} | "
-                     f"{r(alln, pn)} | {tgt}{met} | {fb} | {ld:.1f} |")
+                     f"{r(alln, pn)} | {tgt}{met} | {g(c1)} / {g(pc1)} = {r(c1, pc1)} | {share(f, k, c1)} | {fb} | {ld:.1f} |")
     lines.append("<!-- gemm:end -->")
     block = "\n".join(lines)
     print(block)

@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
-  hifsim::fuzz::expect_only_hifsim_errors([&] {
+  hifsim::fuzz::expect_only_hifsim_errors("fuzz.npy", [&] {
     const hifsim::io::NpyArray a = hifsim::io::parse_npy(bytes, "fuzz.npy");
     const size_t n = a.size();
     const size_t held = a.dtype == hifsim::io::NpyDtype::float32 ? a.f32.size()

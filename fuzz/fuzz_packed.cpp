@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
-  hifsim::fuzz::expect_only_hifsim_errors([&] {
+  hifsim::fuzz::expect_only_hifsim_errors("fuzz.bin", [&] {
     const hifsim::fmt::QTensor q = hifsim::fmt::unpack_tensor(bytes, "fuzz.bin");
     const std::vector<float> v = hifsim::fmt::dequantize(q);
     hifsim::fuzz::require(v.size() == q.rows * q.cols, "dequantized size differs from rows x cols");

@@ -7,7 +7,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   for (const char* key : {"", "a"}) {
-    hifsim::fuzz::expect_only_hifsim_errors([&] {
+    hifsim::fuzz::expect_only_hifsim_errors("fuzz.safetensors", [&] {
       const hifsim::io::NpyArray a = hifsim::io::parse_safetensors_f32(bytes, key, "fuzz.safetensors");
       hifsim::fuzz::require(a.f32.size() == a.size(), "element count differs from the shape");
       hifsim::fuzz::require(a.f32.size() * 4 + 10 <= size, "tensor larger than the input");

@@ -33,7 +33,7 @@ const std::string& scratch() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = scratch() + "/s.yaml";
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  hifsim::fuzz::expect_only_hifsim_errors([&] {
+  hifsim::fuzz::expect_only_hifsim_errors(path, [&] {
     const hifsim::sweep::SweepSpec s = hifsim::sweep::load_sweep(path);
     uint64_t points = 1;
     bool fits = true;

@@ -5,7 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  hifsim::fuzz::expect_only_hifsim_errors([&] {
+  hifsim::fuzz::expect_only_hifsim_errors("/nonexistent/fuzz/trace.yaml", [&] {
     const hifsim::io::Trace t = hifsim::io::parse_trace(text, "/nonexistent/fuzz/trace.yaml");
     for (const auto& op : t.ops)
       hifsim::fuzz::require(op.M > 0 && op.N > 0 && op.K > 0 && op.batch > 0 && op.repeat > 0, "zero dimension accepted");

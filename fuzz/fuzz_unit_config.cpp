@@ -5,10 +5,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  hifsim::fuzz::expect_only_hifsim_errors([&] { hifsim::cfg::unit_config_from_string(text, "fuzz.yaml"); });
+  hifsim::fuzz::expect_only_hifsim_errors("fuzz.yaml", [&] { hifsim::cfg::unit_config_from_string(text, "fuzz.yaml"); });
   static const std::string base = "schema: hifsim-unit/1\nname: u\npe: {format: hif4}\narray: {rows: 4, cols: 4}\n";
   const size_t nl = text.find('\n');
   hifsim::fuzz::expect_only_hifsim_errors(
-      [&] { hifsim::cfg::unit_config_from_string(base, "base.yaml", {text.substr(0, nl)}); });
+      "base.yaml", [&] { hifsim::cfg::unit_config_from_string(base, "base.yaml", {text.substr(0, nl)}); });
   return 0;
 }

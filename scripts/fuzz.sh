@@ -9,6 +9,8 @@
 #   ... --only fuzz_npy,fuzz_trace           a subset
 #   ... --no-build                           use the harnesses already in build-fuzz/bin
 #
+# Build folder: build-fuzz/, or $HIFSIM_FUZZ_BUILD.
+#
 # The committed seeds (fuzz/corpus/<name>/, without the fuzz_ prefix) and the inputs of past
 # findings (fuzz/regressions/<name>/) are read, never written, and replayed first on every run:
 # new inputs accumulate in build-fuzz/corpus/<harness>/, and a crashing input is saved to
@@ -25,20 +27,21 @@ while (($#)); do
     --max-time) MAX_TIME=${2:?--max-time needs seconds}; shift ;;
     --only) ONLY=${2:?--only needs a list}; shift ;;
     --no-build) BUILD=0 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 CXX_FUZZ="${HIFSIM_FUZZ_CXX:-clang++-14}"
+B="${HIFSIM_FUZZ_BUILD:-build-fuzz}"
 command -v "$CXX_FUZZ" >/dev/null || { echo "fuzz.sh: $CXX_FUZZ not found (scripts/setup.sh installs clang-14)" >&2; exit 2; }
 JOBS="${HIFSIM_JOBS:-$(nproc)}"
 
 if ((BUILD)); then
   t0=$(date +%s)
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_FUZZ" \
+  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_FUZZ" \
     -DHIFSIM_FUZZ=ON -DHIFSIM_FAST_ONLY=ON >/dev/null
-  cmake --build build-fuzz -j "$JOBS" --target fuzzers >/dev/null
+  cmake --build "$B" -j "$JOBS" --target fuzzers >/dev/null
   echo "[fuzz] harnesses built in $(( $(date +%s) - t0 )) s"
 fi
 
@@ -48,7 +51,7 @@ status=0
 printf '[fuzz] %-18s %12s %8s %8s %s\n' harness executions seconds corpus result
 for h in "${HARNESSES[@]}"; do
   seeds="fuzz/corpus/${h#fuzz_}"
-  work="build-fuzz/corpus/$h" findings="build-fuzz/findings/$h"
+  work="$B/corpus/$h" findings="$B/findings/$h"
   mkdir -p "$work" "$findings"
   [[ -d "$seeds" ]] || { echo "fuzz.sh: no seed corpus $seeds" >&2; exit 2; }
   regressions="fuzz/regressions/${h#fuzz_}"
@@ -56,11 +59,11 @@ for h in "${HARNESSES[@]}"; do
   limit=(-max_total_time="$SECONDS_EACH" -dict="fuzz/corpus/${h#fuzz_}.dict")
   [[ $MODE == runs ]] && limit=(-runs="$RUNS" -dict="fuzz/corpus/${h#fuzz_}.dict")
   [[ $MODE == runs && $MAX_TIME != 0 ]] && limit+=(-max_total_time="$MAX_TIME")
-  log="build-fuzz/$h.log"
+  log="$B/$h.log"
   s0=$(date +%s)
   # -timeout: one input may take at most 10 s; -rss_limit_mb: a reader that allocates what the
   # input merely claims is a finding, not a slow machine.
-  if "build-fuzz/bin/$h" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if "$B/bin/$h" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$findings/" "$work" $seeds >"$log" 2>&1; then
     result=ok
   else

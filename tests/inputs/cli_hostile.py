@@ -172,24 +172,23 @@ def main():
         os.mkdir(sw)
         shutil.copy(UNIT, os.path.join(sw, "base.yaml"))
         head = "schema: hifsim-sweep/1\nname: s\nbase: base.yaml\nworkload: {gemm: [64, 64, 64]}\n"
-        with open(os.path.join(sw, "big.yaml"), "w") as f:
-            f.write(head + "grid:\n" + "".join(f"  f{i}: [0, 1]\n" for i in range(64)))
-        r.expect_error("sweep grid of 2^64 points", ["sweep", "--sweep", "sw/big.yaml", "--out", "sweep1", "--no-plots", "--quiet"],
-                       ["sw/big.yaml", "grid", "expands to more than"], ["sweep1/results.csv"])
-        with open(os.path.join(sw, "dup.yaml"), "w") as f:
-            f.write(head + "grid:\n  array.rows: [4]\n  array.rows: [8, 16]\n")
-        r.expect_error("sweep duplicate key", ["sweep", "--sweep", "sw/dup.yaml", "--out", "sweep2", "--no-plots", "--quiet"],
-                       ["sw/dup.yaml", "grid.array.rows", "given twice"], ["sweep2/results.csv"])
+
+        def sweep_case(name, file, body, out, must_contain):
+            with open(os.path.join(sw, file), "w") as f:
+                f.write(head + body)
+            r.expect_error(name, ["sweep", "--sweep", "sw/" + file, "--out", out, "--no-plots", "--quiet"],
+                           ["sw/" + file] + must_contain, [out + "/results.csv"])
+
+        sweep_case("sweep grid of 2^64 points", "big.yaml", "grid:\n" + "".join(f"  f{i}: [0, 1]\n" for i in range(64)),
+                   "sweep1", ["grid", "expands to more than"])
+        sweep_case("sweep duplicate key", "dup.yaml", "grid:\n  array.rows: [4]\n  array.rows: [8, 16]\n",
+                   "sweep2", ["grid.array.rows", "given twice"])
         # Found by fuzz_sweep: an empty zip group crashed the expansion (SIGSEGV); a value listed
         # twice made two points with one id (evaluated twice, two identical rows, exit 0).
-        with open(os.path.join(sw, "zip.yaml"), "w") as f:
-            f.write(head + "grid:\n  array.rows: [8, 16]\nzip:\n  - {}\n")
-        r.expect_error("sweep empty zip group", ["sweep", "--sweep", "sw/zip.yaml", "--out", "sweep3", "--no-plots", "--quiet"],
-                       ["sw/zip.yaml", "zip[0]", "an empty group"], ["sweep3/results.csv"])
-        with open(os.path.join(sw, "twice.yaml"), "w") as f:
-            f.write(head + "grid:\n  array.rows: [8, 16, 8]\n")
-        r.expect_error("sweep value listed twice", ["sweep", "--sweep", "sw/twice.yaml", "--out", "sweep4", "--no-plots", "--quiet"],
-                       ["sw/twice.yaml", "grid.array.rows[2]", "the same value as entry [0]"], ["sweep4/results.csv"])
+        sweep_case("sweep empty zip group", "zip.yaml", "grid:\n  array.rows: [8, 16]\nzip:\n  - {}\n",
+                   "sweep3", ["zip[0]", "an empty group"])
+        sweep_case("sweep value listed twice", "twice.yaml", "grid:\n  array.rows: [8, 16, 8]\n",
+                   "sweep4", ["grid.array.rows[2]", "the same value as entry [0]"])
 
         # Workloads too large to count or to hold: 2^93 MACs wrapped the timing core's counters; a
         # value run of a 2^31 x 2^20 x 16 GEMM (A alone 128 GiB) and a --simulate-all over 2^31 instances ended in

@@ -19,9 +19,6 @@
 // rounded result: bits are only lost when d >= 4, and then the result loses at most one
 // leading bit, so the jammed sum and the exact sum lie strictly inside the same interval
 // between neighbouring midpoints of the result format.
-//
-// HIFSIM_MUTANT_ROUNDING (compile-time define, for the cosim mutant check only): round to
-// nearest with ties away from zero instead of ties to even.
 module hifsim_fp_add #(
   parameter int MANT_BITS = 23,
   parameter int ROUND_RZ  = 0
@@ -108,11 +105,7 @@ module hifsim_fp_add #(
     guard  = t[27 - P];
     sticky = (t & ~(28'hFFFFFFF << (27 - P))) != '0;
     lsb    = t[28 - P];
-`ifdef HIFSIM_MUTANT_ROUNDING
-    inc    = (ROUND_RZ == 0) && guard && (sticky || lsb || guard);  // mutant: ties away
-`else
     inc    = (ROUND_RZ == 0) && guard && (sticky || lsb);  // ties to even
-`endif
     mant       = t[26:4] & MANT_MASK;
     packed_mag = {epre[7:0], mant};
     rounded    = packed_mag + (31'(inc) << DROP);

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "verif/conformance.hpp"
+
 namespace hifsim::cosim {
 
 const char* level_name(Level l) { return l == Level::quick ? "quick" : "long"; }
@@ -36,6 +38,11 @@ namespace {
      << "  --expect-mismatch   exit 0 only if a mismatch is found (the mutant check)\n"
      << "  --no-coverage-check do not fail on unhit coverage bins\n"
      << "  --verbose           print every coverage bin, not only the summary\n"
+     << "  --sweep             run the sweep model: every other STAGES value / parameter set, one group\n"
+     << "                      after the other (each group: --count vectors, its own declared latency)\n"
+     << "  --mutant            run the mutant model (the main model built from a mutated RTL copy);\n"
+     << "                      the regression must report a mismatch (use with --expect-mismatch)\n"
+     << "  --group G           run only group G of the model's cosim top\n"
      << extra
      << "\nExit codes: 0 pass, 1 mismatch, 2 coverage hole, 3 usage, 4 RTL hang.\n";
   std::exit(err.empty() ? 0 : kExitUsage);
@@ -89,67 +96,13 @@ Options parse_cli(int argc, char** argv, const std::string& module, const std::s
     else if (a == "--expect-mismatch") o.expect_mismatch = true;
     else if (a == "--no-coverage-check") o.coverage_check = false;
     else if (a == "--verbose" || a == "-v") o.verbose = true;
+    else if (a == "--sweep") o.model = "sweep";
+    else if (a == "--mutant") o.model = "mutant";
+    else if (a == "--group") o.group = static_cast<int>(parse_u64(module, extra_usage, a, value()));
     else if (extra && extra(a, value)) continue;
     else usage_exit(module, extra_usage, "unknown option '" + a + "'");
   }
   return o;
-}
-
-// ---------------------------------------------------------------------------------------
-int Coverage::declare(const std::string& name, bool required) {
-  const int existing = id(name);
-  if (existing >= 0) return existing;
-  bins_.push_back({name, required, 0});
-  return static_cast<int>(bins_.size()) - 1;
-}
-
-int Coverage::declare_group(const std::string& prefix, const std::vector<std::string>& names, bool required) {
-  int first = -1;
-  for (const auto& n : names) {
-    const int i = declare(prefix + n, required);
-    if (first < 0) first = i;
-  }
-  return first;
-}
-
-int Coverage::id(const std::string& name) const {
-  for (size_t i = 0; i < bins_.size(); ++i)
-    if (bins_[i].name == name) return static_cast<int>(i);
-  return -1;
-}
-
-int Coverage::unhit_required() const {
-  int n = 0;
-  for (const auto& b : bins_) n += (b.required && b.count == 0) ? 1 : 0;
-  return n;
-}
-
-void Coverage::print(bool all) const {
-  if (bins_.empty()) return;  // a harness without bins (e.g. the SystemC bridge test)
-  int req = 0, hit = 0;
-  for (const auto& b : bins_)
-    if (b.required) {
-      ++req;
-      hit += b.count ? 1 : 0;
-    }
-  std::printf("coverage: %d/%d declared bins hit (%zu bins in all)\n", hit, req, bins_.size());
-  // Compact table: four bins per line; with `all` false only the missing ones and the
-  // non-required (informational) bins are listed.
-  int col = 0;
-  for (const auto& b : bins_) {
-    const bool missing = b.required && b.count == 0;
-    if (!all && !missing && b.required) continue;
-    char buf[96];
-    if (missing) std::snprintf(buf, sizeof buf, "%-30s MISSING", b.name.c_str());
-    else std::snprintf(buf, sizeof buf, "%-28s %9llu%s", b.name.c_str(), static_cast<unsigned long long>(b.count), b.required ? " " : "i");
-    std::printf("  %-40s", buf);
-    if (++col == 3) {
-      std::printf("\n");
-      col = 0;
-    }
-  }
-  if (col) std::printf("\n");
-  if (!all) std::printf("  (declared bins that were hit are listed with --verbose; 'i' = informational bin)\n");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -163,12 +116,14 @@ std::string hex_words(const std::vector<uint32_t>& w) {
   return s;
 }
 
-std::string artifact_stem(const Options& o, uint64_t index) {
+std::string artifact_stem(const Options& o, uint64_t index, int group) {
   make_dirs(o.out_dir);
-  return o.out_dir + "/" + o.module + "_s" + std::to_string(o.seed) + "_v" + std::to_string(index);
+  std::string which;
+  if (o.model != "main" || group != 0) which = "_" + o.model + "_g" + std::to_string(group);
+  return o.out_dir + "/" + o.module + which + "_s" + std::to_string(o.seed) + "_v" + std::to_string(index);
 }
 
-std::string run_wave_path(const Options& o) {
+std::string run_wave_path(const Options& o, int group) {
   if (!o.replay.empty()) {
     make_dirs(o.out_dir);
     std::string base = o.replay.substr(o.replay.find_last_of('/') == std::string::npos ? 0 : o.replay.find_last_of('/') + 1);
@@ -179,22 +134,41 @@ std::string run_wave_path(const Options& o) {
   }
   if (o.waves) {
     make_dirs(o.out_dir);
-    return o.out_dir + "/" + o.module + "_s" + std::to_string(o.seed) + ".vcd";
+    std::string which;
+    if (o.model != "main" || group != 0) which = "_" + o.model + "_g" + std::to_string(group);
+    return o.out_dir + "/" + o.module + which + "_s" + std::to_string(o.seed) + ".vcd";
   }
   return "";
 }
 
-std::string write_replay(const Options& o, uint64_t index, const Vector& v, const std::string& source_name,
+std::string write_replay(const Options& o, uint64_t index, int group, const Vector& v, const std::string& source_name,
                          const std::string& description) {
-  const std::string path = artifact_stem(o, index) + ".replay";
+  const std::string path = artifact_stem(o, index, group) + ".replay";
   std::ofstream f(path);
   f << "# hifsim cosim replay file: run it with\n#   cosim_" << o.module << " --replay " << path << "\n";
   std::stringstream ds(description);
   std::string line;
   while (std::getline(ds, line)) f << "# " << line << "\n";
   f << "module " << o.module << "\nseed " << o.seed << "\nindex " << index << "\nsource " << source_name
-    << "\nvector " << hex_words(v.w) << "\n";
+    << "\nmodel " << o.model << "\ngroup " << group << "\nvector " << hex_words(v.w) << "\n";
   return path;
+}
+
+void read_replay_target(const std::string& path, std::string& model, int& group) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot open replay file " + path);
+  model = "main";
+  group = 0;
+  std::string line;
+  while (std::getline(f, line)) {
+    std::stringstream ls(line);
+    std::string key;
+    ls >> key;
+    if (key == "model") ls >> model;
+    else if (key == "group") ls >> group;
+  }
+  if (model != "main" && model != "sweep" && model != "mutant")
+    throw std::runtime_error(path + ": unknown model '" + model + "' (main, sweep or mutant)");
 }
 
 Vector read_replay(const std::string& path, const std::string& module, const std::vector<std::string>& sources,
@@ -226,6 +200,8 @@ Vector read_replay(const std::string& path, const std::string& module, const std
       ls >> s;
       const auto it = std::find(sources.begin(), sources.end(), s);
       v.source = it == sources.end() ? 0 : static_cast<int>(it - sources.begin());
+    } else if (key == "model" || key == "group") {
+      // read by read_replay_target (the harness chose the model and group from them)
     } else if (key == "vector") {
       std::string h;
       while (ls >> h) v.w.push_back(static_cast<uint32_t>(std::stoul(h, nullptr, 16)));
@@ -252,7 +228,7 @@ Session::Session(const Options& o, std::vector<std::string> source_names, std::v
   }
 }
 
-bool Session::stop() const { return hang_ || (o_.max_errors && mismatches_ >= o_.max_errors); }
+bool Session::stop() const { return hang_ || timing_ || (o_.max_errors && mismatches_ >= o_.max_errors); }
 
 void Session::count_vector(const Vector& v) {
   ++vectors_;
@@ -299,24 +275,41 @@ bool Session::check(uint64_t index, const Vector& v, const uint32_t* expected, c
   std::printf("  first differing field: %s (%d bits): expected 0x%llx, RTL 0x%llx\n", field.c_str(), fw,
               static_cast<unsigned long long>(fe), static_cast<unsigned long long>(fg));
   std::printf("  expected words: %s\n  RTL words:      %s\n", hex_words(ew).c_str(), hex_words(gw).c_str());
+  if (!context.empty()) std::printf("  %s\n", context.c_str());
+  report_vector(index, v, src);
+  return false;
+}
+
+void Session::report_vector(uint64_t index, const Vector& v, const std::string& src) {
+  if (!group_what_.empty()) std::printf("  model %s, group %d: %s\n", o_.model.c_str(), group_, group_what_.c_str());
   std::printf("  vector: %s\n", hex_words(v.w).c_str());
   const std::string desc = describe(v);
   std::stringstream ds(desc);
   std::string line;
   while (std::getline(ds, line)) std::printf("    %s\n", line.c_str());
-  if (!context.empty()) std::printf("  %s\n", context.c_str());
   if (!replaying()) {
-    const std::string rp = write_replay(o_, index, v, src, desc);
+    const std::string rp = write_replay(o_, index, group_, v, src, desc);
     std::printf("  replay file: %s   (cosim_%s --replay %s)\n", rp.c_str(), o_.module.c_str(), rp.c_str());
     if (rerun_with_waves && !o_.waves) {
-      const std::string wp = artifact_stem(o_, index) + ".vcd";
+      const std::string wp = artifact_stem(o_, index, group_) + ".vcd";
       const bool again = rerun_with_waves(v, wp);
       std::printf("  waveform: %s (the vector re-run alone from reset: %s)\n", wp.c_str(),
                   again ? "mismatch reproduced" : "did NOT reproduce alone -- depends on the history/handshake; use --waves");
     }
   }
   std::fflush(stdout);
-  return false;
+}
+
+void Session::fail_timing(uint64_t index, const Vector* v, uint64_t cycle, const std::string& what) {
+  ++mismatches_;
+  timing_ = true;
+  const std::string src = v && v->source >= 0 && static_cast<size_t>(v->source) < sources_.size() ? sources_[static_cast<size_t>(v->source)] : "?";
+  std::printf("TIMING MISMATCH %s: seed %llu, vector %llu (source %s), cycle %llu after reset\n", o_.module.c_str(),
+              static_cast<unsigned long long>(o_.seed), static_cast<unsigned long long>(index), src.c_str(),
+              static_cast<unsigned long long>(cycle));
+  std::printf("  %s\n", what.c_str());
+  if (v) report_vector(index, *v, src);
+  else std::fflush(stdout);
 }
 
 int Session::finish() {
@@ -361,7 +354,7 @@ int Session::finish() {
 
 // ---------------------------------------------------------------------------------------
 VectorStream::VectorStream(Session& s, std::vector<Vector> corners, std::function<Vector(SplitMix64&)> gen)
-    : s_(s), corners_(std::move(corners)), gen_(std::move(gen)), rng_(mix64(s.opt().seed ^ 0xC051A5EEDull)) {
+    : s_(s), corners_(std::move(corners)), gen_(std::move(gen)), rng_(verif::vector_rng(s.opt().seed)) {
   if (s_.replaying()) s_.set_count(1);
   if (s_.opt().skip_corners) corners_.clear();
 }

@@ -1,25 +1,27 @@
 // hifsim cosim: the infrastructure every RTL-vs-C++ harness uses (docs/cosim.md).
 //
 //   Options / parse_cli   --seed --count --level quick|long --replay FILE --waves --out DIR ...
-//   Vector                one transaction's stimulus as 32-bit words (+ its stimulus source)
-//   Coverage              declared bins (must be hit, else the run fails) and info bins
+//   Vector, Coverage      (model/verif) a vector's words and source; the coverage bins
 //   Session               the scoreboard: compares every output bit of every transaction,
 //                         prints seed / vector index / vector / first differing field, writes a
 //                         one-vector replay file and a waveform of the failing vector, prints a
 //                         TestFloat-like summary and the coverage table, gives the exit code
 //   VectorStream          directed corners first, then seeded random vectors (or the replay)
 //
-// A harness (cosim/<module>/main.cpp) supplies: the stimulus generator, the golden model call,
-// how to drive and read the Verilated model, and a function that re-runs one vector with a
-// waveform. Valid/ready units use StreamDriver (stream_driver.hpp).
+// A harness (cosim/<module>/main.cpp) supplies how the unit's bench (model/verif: generator,
+// golden model, coverage) maps onto its Verilated model's ports; harness_main.hpp does the rest.
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "util/rng.hpp"
+#include "verif/coverage.hpp"
+#include "verif/stimulus.hpp"
+#include "verif/vector.hpp"
 
 namespace hifsim::cosim {
 
@@ -47,6 +49,11 @@ struct Options {
   bool expect_mismatch = false;     // --expect-mismatch: pass iff a mismatch is found (mutants)
   bool coverage_check = true;       // --no-coverage-check turns the unhit-bin failure off
   bool verbose = false;
+  // Which Verilated model of the harness: "main" (the unit's regression model), "sweep" (--sweep:
+  // every other STAGES value and parameter set, one group at a time) or "mutant" (--mutant: the
+  // main model built from a mutated RTL copy, scripts/mutate_rtl.py). A replay file names its own.
+  std::string model = "main";
+  int group = -1;                   // --group G: run only group G of the model (-1: every group)
 };
 
 // Parses the common options. `extra` lets a harness add flags: called with (flag, next-arg
@@ -56,36 +63,10 @@ Options parse_cli(int argc, char** argv, const std::string& module, const std::s
                   const ExtraFlag& extra = nullptr);
 const char* level_name(Level l);
 
-// One transaction's stimulus: 32-bit words, word 0 first (harness-defined meaning).
-struct Vector {
-  std::vector<uint32_t> w;
-  int source = 0;  // index into the harness's source names
-};
-
-// ---- coverage ----
-class Coverage {
- public:
-  // A declared bin (required = true) must be hit at least once or the run fails.
-  int declare(const std::string& name, bool required = true);
-  // Declares prefix[i] for i in names; returns the first id (ids are consecutive).
-  int declare_group(const std::string& prefix, const std::vector<std::string>& names, bool required = true);
-  void hit(int id, uint64_t n = 1) { bins_[static_cast<size_t>(id)].count += n; }
-  int id(const std::string& name) const;  // -1 if unknown
-  uint64_t count(int id) const { return bins_[static_cast<size_t>(id)].count; }
-  size_t size() const { return bins_.size(); }
-  int unhit_required() const;
-  // Prints "coverage: H/N declared bins hit" and a compact table (every bin with its count;
-  // unhit declared bins are marked "MISSING").
-  void print(bool all) const;
-
- private:
-  struct Bin {
-    std::string name;
-    bool required;
-    uint64_t count;
-  };
-  std::vector<Bin> bins_;
-};
+// The benches and their coverage are the model's (model/verif); the cosim drives the RTL with them.
+using verif::Coverage;
+using verif::Vector;
+namespace stim = verif::stim;
 
 // ---- output layout (for "first differing field") ----
 struct Field {
@@ -118,6 +99,21 @@ class Session {
              const std::string& context = "");
   void count_vector(const Vector& v);  // one vector finished (for the per-source counts)
   void fail_hang(uint64_t index, const std::string& what);
+  // The handshake differs from the declared timing (PipeTiming) at `cycle`; `v` is the vector
+  // the difference is blamed on (the oldest in flight, or the one offered; null: none). Counts as a
+  // mismatch and stops the run (the cycle models no longer agree on what is in flight).
+  void fail_timing(uint64_t index, const Vector* v, uint64_t cycle, const std::string& what);
+  // The group (of the model's cosim top) being run, for messages and replay files.
+  void set_group(int g, const std::string& what) {
+    group_ = g;
+    group_what_ = what;
+  }
+  int group() const { return group_; }
+  // The output fields and words of the group being run (the names of its parameter sets).
+  void set_output(std::vector<Field> layout, int out_words) {
+    layout_ = std::move(layout);
+    out_words_ = out_words;
+  }
 
   // Prints the summary and the coverage table; returns the exit code.
   int finish();
@@ -132,7 +128,11 @@ class Session {
   int out_words_;
   Coverage cov_;
   uint64_t count_ = 0, checked_ = 0, mismatches_ = 0, vectors_ = 0;
-  bool hang_ = false;
+  bool hang_ = false, timing_ = false;
+  int group_ = 0;
+  std::string group_what_;
+  // Prints the vector (decoded), writes its replay file and re-runs it alone with a waveform.
+  void report_vector(uint64_t index, const Vector& v, const std::string& src);
   std::vector<uint64_t> per_source_;
   std::chrono::steady_clock::time_point t0_;
 };
@@ -144,13 +144,17 @@ class Session {
 //   seed 1
 //   index 1234
 //   source shaped
+//   model sweep                       (optional: main, sweep or mutant; default main)
+//   group 2                           (optional: the group of the model's cosim top; default 0)
 //   vector 0000c0ff 12345678 ...      (hex words, word 0 first)
 // write_replay returns the path written.
-std::string write_replay(const Options& o, uint64_t index, const Vector& v, const std::string& source_name,
+std::string write_replay(const Options& o, uint64_t index, int group, const Vector& v, const std::string& source_name,
                          const std::string& description);
 // Reads a replay file; checks the module name. Throws std::runtime_error on errors.
 Vector read_replay(const std::string& path, const std::string& module, const std::vector<std::string>& sources,
                    uint64_t* seed = nullptr, uint64_t* index = nullptr);
+// The model and group a replay file names (defaults "main" and 0). Throws if unreadable.
+void read_replay_target(const std::string& path, std::string& model, int& group);
 
 std::string hex_words(const std::vector<uint32_t>& w);
 
@@ -172,10 +176,12 @@ class VectorStream {
   Vector replay_;
 };
 
-// The per-harness file name stem for a failing vector: <out>/<module>_s<seed>_v<index>.
-std::string artifact_stem(const Options& o, uint64_t index);
+// The per-harness file name stem for a failing vector: <out>/<module>_s<seed>_v<index>, with
+// _<model>_g<group> inserted for a vector of another model than main or another group than 0.
+std::string artifact_stem(const Options& o, uint64_t index, int group = 0);
 // The waveform of a whole run: with --replay F, <out>/<F's name>.vcd; with --waves,
-// <out>/<module>_s<seed>.vcd; otherwise "" (no waveform).
-std::string run_wave_path(const Options& o);
+// <out>/<module>_s<seed>.vcd (_<model>_g<group> inserted as in artifact_stem); otherwise ""
+// (no waveform).
+std::string run_wave_path(const Options& o, int group = 0);
 
 }  // namespace hifsim::cosim

@@ -1,98 +1,52 @@
 // Drives a Verilated valid/ready unit (ports clk, rst_n, in_valid, in_ready, out_valid,
 // out_ready + the unit's data ports) with a stream of vectors, random input bubbles and random
-// output back-pressure, and checks every output against the golden value computed when the
-// vector was pushed. Every dot unit of rtl/ has this handshake, so a new harness only supplies
-// set_inputs / get_outputs / golden (see cosim/hif4_dot64/main.cpp).
+// output back-pressure, and checks
+//   - every output against the golden value computed when the vector was pushed (in order), and
+//   - the handshake at every cycle against the declared timing (PipeTiming with the unit's
+//     latency): in_ready and out_valid must be exactly those of a chain of L register ranks, so
+//     a result that comes a cycle late or early, a dropped or duplicated result, or a pipeline
+//     that cannot take one transaction per cycle is a failure even when every value is right.
+// Every unit of rtl/ with a handshake has this interface, so a harness only supplies the
+// DriverHooks (sim_model.hpp).
 //
 // Header-only: include it from a harness that links a Verilated --cc model library.
 #pragma once
 #include <deque>
-#include <functional>
-#include <memory>
 #include <string>
+#include <vector>
 
 #include "cosim.hpp"
-#include "verilated.h"
-#include "verilated_vcd_c.h"
+#include "pipe_timing.hpp"
+#include "sim_model.hpp"
 
 namespace hifsim::cosim {
-
-// A Verilated model with its context and an optional VCD waveform. One clock cycle is two
-// time units (low phase, then the rising edge).
-template <class Model>
-struct Sim {
-  std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Model> m;
-  std::unique_ptr<VerilatedVcdC> vcd;
-
-  explicit Sim(const std::string& vcd_path = "") : ctx(new VerilatedContext) {
-    ctx->traceEverOn(true);
-    ctx->randReset(0);
-    m.reset(new Model(ctx.get(), "top"));
-    if (!vcd_path.empty()) {
-      vcd.reset(new VerilatedVcdC);
-      m->trace(vcd.get(), 99);
-      vcd->open(vcd_path.c_str());
-    }
-  }
-  ~Sim() {
-    if (vcd) vcd->close();
-    m->final();
-  }
-  Sim(const Sim&) = delete;
-  Sim& operator=(const Sim&) = delete;
-
-  // Low phase: inputs are already set; evaluates combinational outputs.
-  void low() {
-    m->clk = 0;
-    m->eval();
-    if (vcd) vcd->dump(ctx->time());
-    ctx->timeInc(1);
-  }
-  // Rising edge.
-  void high() {
-    m->clk = 1;
-    m->eval();
-    if (vcd) vcd->dump(ctx->time());
-    ctx->timeInc(1);
-  }
-  void cycle() {
-    low();
-    high();
-  }
-};
 
 template <class Model>
 class StreamDriver {
  public:
-  struct Hooks {
-    std::function<void(Model&, const Vector&)> set_inputs;     // the unit's data inputs
-    std::function<void(const Model&, uint32_t* out)> get_outputs;  // the unit's data outputs
-    std::function<void(const Vector&, uint32_t* expected)> golden;  // C++ model (+ coverage)
-    // Optional: drives random junk on the data inputs while in_valid = 0 (the unit must ignore it).
-    std::function<void(Model&, SplitMix64&)> set_idle_inputs;
-    // Optional: vectors of several transactions (a sequence whose outputs depend on the earlier
-    // ones, e.g. accumulator steps; the first step must make the sequence independent of the
-    // vectors before it). steps(v) gives their number, set_inputs_step drives step s, and golden
-    // fills steps(v) * out_words expected words (step s at s * out_words). Mismatches are reported
-    // with the step. Without these hooks every vector is one transaction.
-    std::function<int(const Vector&)> steps;
-    std::function<void(Model&, const Vector&, int step)> set_inputs_step;
-  };
+  using Hooks = DriverHooks<Model>;
 
-  StreamDriver(Session& s, Hooks h, int out_words) : s_(s), h_(std::move(h)), out_words_(out_words) {
+  // `latency`: the declared latency of the unit (its register ranks, = STAGES).
+  StreamDriver(Session& s, Hooks h, int out_words, int latency)
+      : s_(s), h_(std::move(h)), out_words_(out_words), latency_(latency) {
     Coverage& c = s_.cov();
     cov_backpressure_ = c.declare("hs.out_backpressure");  // out_valid && !out_ready
     cov_blocked_ = c.declare("hs.in_blocked");             // in_valid && !in_ready
     cov_bubble_ = c.declare("hs.in_bubble");               // no input offered mid-stream
     cov_full_ = c.declare("hs.in_and_out_same_cycle");     // accept and deliver in one cycle
+    // 8 cycles in a row that each accept and deliver a transaction: full throughput, checked
+    // cycle by cycle against the declared timing.
+    cov_burst_ = c.declare("hs.back_to_back_8_cycles");
   }
 
   // Probability of an input bubble / of out_ready = 0 in a cycle.
   double p_idle = 0.15, p_stall = 0.25;
   uint64_t hang_cycles = 2000;  // no progress for this long = the RTL hangs
 
-  static void reset(Sim<Model>& sim) {
+  int group = 0;  // the group of the model's cosim top to drive (a top without `sel`: ignored)
+
+  void reset(Sim<Model>& sim) const {
+    select_group(*sim.m, group);
     sim.m->rst_n = 0;
     sim.m->in_valid = 0;
     sim.m->out_ready = 0;
@@ -102,11 +56,12 @@ class StreamDriver {
     sim.cycle();
   }
 
-  // Runs the whole stream through `sim`.
+  // Runs the whole stream through `sim` (the right group already selected).
   void run(Sim<Model>& sim, VectorStream& vs) {
     SplitMix64 hs(mix64(s_.opt().seed ^ 0x4A5D5A4Eull));  // handshake randomness, separate from the stimulus
     Model& m = *sim.m;
     reset(sim);
+    PipeTiming ref(latency_);
     struct InFlight {
       uint64_t index;
       Vector v;
@@ -118,7 +73,8 @@ class StreamDriver {
     bool have_pending = false, done = false;
     const bool multi = static_cast<bool>(h_.steps);
     std::vector<uint32_t> got(static_cast<size_t>(out_words_));
-    uint64_t idle_cycles = 0;
+    uint64_t idle_cycles = 0, cycle = 0;
+    int burst = 0;
     const bool replay = s_.replaying();
     while (true) {
       if (!have_pending && !done) {
@@ -144,12 +100,18 @@ class StreamDriver {
       }
       m.out_ready = replay || !(hs.uniform() < p_stall);
       sim.low();
+      if (!timing_ok(ref, m, cycle, q.empty() ? nullptr : &q.front().v, q.empty() ? 0 : q.front().index,
+                     have_pending ? &pending.v : nullptr, pending.index))
+        break;
+      ref.edge(m.in_valid, m.out_ready);
       const bool fire_in = m.in_valid && m.in_ready;
       const bool fire_out = m.out_valid && m.out_ready;
       if (m.out_valid && !m.out_ready) s_.cov().hit(cov_backpressure_);
       if (m.in_valid && !m.in_ready) s_.cov().hit(cov_blocked_);
       if (bubble && have_pending) s_.cov().hit(cov_bubble_);
       if (fire_in && fire_out) s_.cov().hit(cov_full_);
+      burst = (fire_in && fire_out) ? burst + 1 : 0;
+      if (burst == 8) s_.cov().hit(cov_burst_);
       if (fire_in) {
         if (multi) {
           InFlight f;
@@ -178,6 +140,7 @@ class StreamDriver {
         q.pop_front();
       }
       sim.high();
+      ++cycle;
       idle_cycles = (fire_in || fire_out) ? 0 : idle_cycles + 1;
       if (idle_cycles > hang_cycles) {
         s_.fail_hang(q.empty() ? pending.index : q.front().index, "no handshake progress for " + std::to_string(hang_cycles) + " cycles");
@@ -186,30 +149,35 @@ class StreamDriver {
     }
   }
 
-  // Runs one vector alone from reset (no bubbles, no back-pressure) with a waveform; returns
-  // true if its output differs from `expected` (used by Session::rerun_with_waves).
+  // Runs one vector alone from reset (no bubbles, no back-pressure: its transactions back to
+  // back) with a waveform; returns true if an output or the handshake timing differs (used by
+  // Session::rerun_with_waves).
   bool run_one_with_waves(const Vector& v, const std::string& vcd_path) {
     Sim<Model> sim(vcd_path);
     Model& m = *sim.m;
     reset(sim);
+    PipeTiming ref(latency_);
     const int nsteps = h_.steps ? h_.steps(v) : 1;
     const size_t n = static_cast<size_t>(out_words_ * nsteps);
     std::vector<uint32_t> expected(n), got(n);
     h_.golden(v, expected.data());
     int sent = 0, received = 0;
+    bool timing_differs = false;
     for (uint64_t c = 0; c < hang_cycles; ++c) {
       m.in_valid = sent < nsteps;
       if (h_.steps) h_.set_inputs_step(m, v, sent < nsteps ? sent : nsteps - 1);
       else h_.set_inputs(m, v);
       m.out_ready = 1;
       sim.low();
+      timing_differs = timing_differs || m.in_ready != ref.in_ready(true) || m.out_valid != ref.out_valid(m.in_valid);
+      ref.edge(m.in_valid, true);
       const bool fire_in = m.in_valid && m.in_ready;
       if (m.out_valid && m.out_ready) {
-        h_.get_outputs(m, got.data() + static_cast<size_t>(out_words_ * received));
+        h_.get_outputs(m, got.data() + static_cast<size_t>(out_words_ * (received < nsteps ? received : nsteps - 1)));
         if (++received == nsteps) {
           sim.high();
           sim.cycle();
-          return got != expected;
+          return timing_differs || got != expected;
         }
       }
       sim.high();
@@ -219,10 +187,31 @@ class StreamDriver {
   }
 
  private:
+  // Compares the RTL's in_ready / out_valid of this cycle with the declared timing; on a
+  // difference reports it (blaming the oldest transaction in flight for out_valid, the offered
+  // one for in_ready) and returns false.
+  bool timing_ok(const PipeTiming& ref, const Model& m, uint64_t cycle, const Vector* head, uint64_t head_index,
+                 const Vector* offered, uint64_t offered_index) {
+    const bool want_ready = ref.in_ready(m.out_ready), want_valid = ref.out_valid(m.in_valid);
+    if (m.in_ready == want_ready && m.out_valid == want_valid) return true;
+    const bool valid_wrong = m.out_valid != want_valid;
+    const Vector* v = valid_wrong && head ? head : offered ? offered : head;
+    const uint64_t index = v == head ? head_index : offered_index;
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "handshake differs from the declared timing (%d register ranks = STAGES: latency %d cycles, one "
+                  "transaction per cycle): expected in_ready=%d out_valid=%d, RTL in_ready=%d out_valid=%d "
+                  "(in_valid=%d out_ready=%d, %d in flight)",
+                  latency_, latency_, want_ready ? 1 : 0, want_valid ? 1 : 0, m.in_ready ? 1 : 0, m.out_valid ? 1 : 0,
+                  m.in_valid ? 1 : 0, m.out_ready ? 1 : 0, ref.occupancy());
+    s_.fail_timing(index, v, cycle, buf);
+    return false;
+  }
+
   Session& s_;
   Hooks h_;
-  int out_words_;
-  int cov_backpressure_, cov_blocked_, cov_bubble_, cov_full_;
+  int out_words_, latency_;
+  int cov_backpressure_, cov_blocked_, cov_bubble_, cov_full_, cov_burst_;
 };
 
 }  // namespace hifsim::cosim

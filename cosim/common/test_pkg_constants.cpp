@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "common/stimulus.hpp"
+#include "verif/stimulus.hpp"
 #include "datapath/aligned_dot.hpp"
 #include "datapath/element.hpp"
 #include "datapath/fp_add.hpp"
@@ -318,12 +318,12 @@ TEST_F(PkgConstants, Hif4Quantizer) {
 TEST(CosimStimulus, Hif4WordsAreLayoutA) {
   SplitMix64 r(5);
   for (int t = 0; t < 1000; ++t) {
-    const fmt::Hif4Unit u = cosim::stim::hif4_uniform(r);
+    const fmt::Hif4Unit u = verif::stim::hif4_uniform(r);
     uint8_t bytes[fmt::kHif4PackedBytes];
     fmt::hif4_pack(u, bytes);
-    uint32_t w[cosim::stim::kHif4Words];
-    cosim::stim::hif4_to_words(u, w);
+    uint32_t w[verif::stim::kHif4Words];
+    verif::stim::hif4_to_words(u, w);
     for (int i = 0; i < fmt::kHif4PackedBytes; ++i) ASSERT_EQ(bytes[i], static_cast<uint8_t>(w[i / 4] >> (8 * (i % 4)))) << i;
-    ASSERT_TRUE(cosim::stim::hif4_from_words(w) == u);
+    ASSERT_TRUE(verif::stim::hif4_from_words(w) == u);
   }
 }

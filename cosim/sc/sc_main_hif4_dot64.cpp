@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/cosim.hpp"
-#include "common/stimulus.hpp"
+#include "verif/stimulus.hpp"
 #include "datapath/hif4_dot.hpp"
 #include "formats/bits.hpp"
 #include "hif4_dot64_bridge.hpp"

@@ -1,508 +1,54 @@
-// cosim_sparse_residual_add: rtl/sparse_residual_add.sv (Verilated, STAGES=5: every cut point;
-// FP32 RNE accumulator) against hifsim::dp::SparseResidualHif4Dot + hifsim::dp::Accumulator
-// (`fp32`): the fused-mode residual path, the dot product and the accumulator after every add.
-//
-// Vector: a sequence of 1..8 transactions (18 words each); the first starts a new accumulation,
-// so the sequence does not depend on the ones before it:
-//   words 0..6   the compressed residual unit: word 0 = meta (E6M2 | E1_8 << 8 | E1_16 << 16),
-//                words 1..4 = val[0..31] (nibble j at bit 4j), words 5..6 = idx[0..31] (2 bits each)
-//   words 7..15  the dense weight unit, layout (A)
-//   word 16      bit 0: acc_start      word 17: init_value (FP32)
-// Output per transaction: out_dot, out_acc (the accumulator after this add) and acc (the register
-// before it), fields dot.* / acc_after.* / acc_before.*.
-// Sources: corner, uniform (every field uniform, indices unsorted or equal too), shaped and tensor
-// (the real residual path: X -> HiF4, R = RNE_bf16(X - deq), the 2:4 sparsified Q(R) compressed
-// with compress_24, times a quantized weight block; dp::make_residual_operands), acc (dot products
-// of small units added to accumulators near cancellation, overflow and ties).
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <string>
+// cosim_sparse_residual_add: rtl/sparse_residual_add.sv, Verilated in
+// sparse_residual_add_cosim_top.sv (STAGES=5, FP32 RNE accumulator; --sweep: STAGES 0..4 with the
+// reduced and RZ accumulators), against its bench (model/verif/sparse_residual_add_bench.cpp: the
+// stimulus, hifsim::dp::SparseResidualHif4Dot + hifsim::dp::Accumulator and the coverage bins).
+#include "Vsparse_residual_add_main.h"
+#include "Vsparse_residual_add_sweep.h"
+#include "common/harness_main.hpp"
+#include "common/ports.hpp"
 
-#include "Vsparse_residual_add.h"
-#include "common/cosim.hpp"
-#include "common/dot_harness.hpp"
-#include "common/stimulus.hpp"
-#include "datapath/accumulator.hpp"
-#include "datapath/gemm.hpp"
-#include "datapath/residual.hpp"
-#include "formats/bits.hpp"
-
-using namespace hifsim;
 using namespace hifsim::cosim;
-using Model = Vsparse_residual_add;
+using hifsim::SplitMix64;
+using hifsim::verif::Params;
 
 namespace {
 
-enum Source { kCorner, kUniform, kShaped, kTensor, kAcc };
-const std::vector<std::string> kSources = {"corner", "uniform", "shaped", "tensor", "acc"};
-constexpr int kStepWords = 18;
-constexpr int kOut = 3;  // output words per transaction: dot, acc_after, acc_before (main())
-constexpr int kMaxSteps = 8;
-
-struct Step {
-  dp::Hif4Sparse24 r;
-  fmt::Hif4Unit w;
-  bool start = false;
-  uint32_t init = 0;
-};
-
-void push_step(Vector& v, const Step& s) {
-  const size_t b = v.w.size();
-  v.w.resize(b + kStepWords, 0);
-  uint32_t* p = v.w.data() + b;
-  p[0] = static_cast<uint32_t>(s.r.e6m2) | static_cast<uint32_t>(s.r.e1_8) << 8 | static_cast<uint32_t>(s.r.e1_16) << 16;
-  for (int j = 0; j < 32; ++j) {
-    p[1 + j / 8] |= static_cast<uint32_t>(s.r.val[j] & 0xF) << (4 * (j % 8));
-    p[5 + j / 16] |= static_cast<uint32_t>(s.r.idx[j] & 3) << (2 * (j % 16));
+// One transaction's words: r (0..6), w (7..15), acc_start (word 16 bit 0), init_value (17); cfg of an
+// instance: {ROUND_RZ[7], MANT_BITS[6:0]}.
+struct Ports {
+  static constexpr const char* kUnit = "sparse_residual_add";
+  static std::vector<Params> params(const std::vector<Instance>& inst) {
+    std::vector<Params> p;
+    for (const Instance& i : inst)
+      p.push_back({{"MANT_BITS", static_cast<int>(i.params & 0x7F)}, {"ROUND_RZ", static_cast<int>((i.params >> 7) & 1)},
+                   {"STAGES", i.stages}});
+    return p;
   }
-  stim::hif4_to_words(s.w, p + 7);
-  p[16] = s.start ? 1u : 0u;
-  p[17] = s.init;
-}
-
-Step get_step(const Vector& v, int i) {
-  const uint32_t* p = v.w.data() + static_cast<size_t>(i) * kStepWords;
-  Step s;
-  s.r.e6m2 = static_cast<uint8_t>(p[0]);
-  s.r.e1_8 = static_cast<uint8_t>(p[0] >> 8);
-  s.r.e1_16 = static_cast<uint16_t>(p[0] >> 16);
-  for (int j = 0; j < 32; ++j) {
-    s.r.val[j] = static_cast<uint8_t>((p[1 + j / 8] >> (4 * (j % 8))) & 0xF);
-    s.r.idx[j] = static_cast<uint8_t>((p[5 + j / 16] >> (2 * (j % 16))) & 3);
+  template <class M>
+  static void set(M& m, const uint32_t* w) {
+    for (int k = 0; k < 7; ++k) m.r[k] = w[k];
+    for (int k = 0; k < 9; ++k) m.w[k] = w[7 + k];
+    m.acc_start = w[16] & 1;
+    m.init_value = w[17];
   }
-  s.w = stim::hif4_from_words(p + 7);
-  s.start = p[16] & 1;
-  s.init = p[17];
-  return s;
-}
-
-int nsteps(const Vector& v) { return static_cast<int>(v.w.size() / kStepWords); }
-
-// The six sorted index pairs of a group: 01 02 03 12 13 23.
-int pair_id(int i0, int i1) {
-  static const int ids[4][4] = {{-1, 0, 1, 2}, {-1, -1, 3, 4}, {-1, -1, -1, 5}, {-1, -1, -1, -1}};
-  return ids[i0][i1];
-}
-const char* const kPairs[6] = {"01", "02", "03", "12", "13", "23"};
-
-class SparseHarness {
- public:
-  SparseHarness(Session& s, const std::string& npy) : s_(s), blocks_(s, npy) {
-    Coverage& c = s_.cov();
-    for (int g = 0; g < 16; ++g)
-      for (int p = 0; p < 6; ++p) {
-        const int id = c.declare("idx.g" + std::to_string(g) + ".pair" + kPairs[p]);
-        if (g == 0 && p == 0) cov_pair_ = id;
-      }
-    cov_unsorted_ = c.declare("idx.unsorted_or_equal_pair");
-    for (int i = 0; i < 8; ++i)
-      for (int sh = 0; sh < 3; ++sh) {
-        const int id = c.declare("l2.g" + std::to_string(i) + ".shift" + std::to_string(sh));
-        if (i == 0 && sh == 0) cov_l2_ = id;
-      }
-    for (int j = 0; j < 16; ++j)
-      for (int p = 0; p < 4; ++p) {
-        const int id = c.declare("l3.g" + std::to_string(j) + ".rw" + std::to_string(p >> 1) + std::to_string(p & 1));
-        if (j == 0 && p == 0) cov_l3_ = id;
-      }
-    cov_nan_ = c.declare_group("nan.", {"scale_r_only", "scale_w_only", "both"});
-    cov_imax_ = c.declare_group("I.", {"max_pos_25088", "max_neg_25088"});
-    cov_bigmax_ = c.declare("big.max_magnitude_1229312");
-    cov_psign_ = c.declare_group("prod.sign.", {"pp", "pn", "np", "nn"});
-    cov_dzero_ = c.declare("dot.zero");
-    cov_dcancel_ = c.declare("dot.zero_with_nonzero_products");
-    cov_dpos_ = c.declare("dot.positive");
-    cov_dneg_ = c.declare("dot.negative");
-    cov_start_zero_ = c.declare("acc.start_from_zero");
-    cov_start_val_ = c.declare("acc.start_from_init_value");
-    cov_cont_ = c.declare("acc.add_to_register");
-    cov_anan_ = c.declare("acc.nan");
-    cov_ainf_ = c.declare("acc.inf_operand");
-    // (No overflow bin: |dot| < 2^45 can never carry an FP32 register past the largest finite value.)
-    cov_acancel_ = c.declare("acc.exact_cancellation");
-    cov_ainexact_ = c.declare("acc.round_inexact");
-    cov_atie_ = c.declare("acc.round_tie");
-    cov_anegzero_ = c.declare("acc.neg_zero_init_plus_zero_dot");
-    cov_long_ = c.declare("seq.8_steps");
-    cov_src_ = c.declare_group("source.", kSources, false);
+  template <class M>
+  static void get(const M& m, uint32_t* out, size_t) {
+    out[0] = m.out_dot;
+    out[1] = m.out_acc;
+    out[2] = m.acc;
   }
-
-  void hooks(StreamDriver<Model>::Hooks& h) {
-    h.steps = nsteps;
-    h.set_inputs_step = [](Model& m, const Vector& v, int i) {
-      const uint32_t* p = v.w.data() + static_cast<size_t>(i) * kStepWords;
-      for (int k = 0; k < 7; ++k) m.r[k] = p[k];
-      for (int k = 0; k < 9; ++k) m.w[k] = p[7 + k];
-      m.acc_start = p[16] & 1;
-      m.init_value = p[17];
-    };
-    h.set_inputs = [](Model&, const Vector&) {};
-    h.get_outputs = [](const Model& m, uint32_t* out) {
-      out[0] = m.out_dot;
-      out[1] = m.out_acc;
-      out[2] = m.acc;
-    };
-    h.set_idle_inputs = [](Model& m, SplitMix64& r) {
-      for (int k = 0; k < 7; ++k) m.r[k] = r.next32();
-      for (int k = 0; k < 9; ++k) m.w[k] = r.next32();
-      m.acc_start = r.next() & 1;
-      m.init_value = r.next32();
-    };
+  template <class M>
+  static void idle(M& m, SplitMix64& r) {
+    for (int k = 0; k < 7; ++k) m.r[k] = r.next32();
+    for (int k = 0; k < 9; ++k) m.w[k] = r.next32();
+    m.acc_start = r.next() & 1;
+    m.init_value = r.next32();
   }
-
-  // The register value left by the last sequence (what the RTL register holds when the next
-  // sequence starts). Reset by the waveform re-run, which starts from reset.
-  uint32_t last_acc = 0;
-
-  // Around the waveform re-run (harness_main): the re-run starts from reset, where the register
-  // holds +0; the regression's value is restored afterwards.
-  void around_rerun(bool entering) {
-    if (entering) {
-      saved_acc_ = last_acc;
-      last_acc = 0;
-    } else {
-      last_acc = saved_acc_;
-    }
-  }
-
-  void golden(const Vector& v, uint32_t* out) {
-    Coverage& c = s_.cov();
-    c.hit(cov_src_ + v.source);
-    const int n = nsteps(v);
-    if (n == kMaxSteps) c.hit(cov_long_);
-    dp::Accumulator acc;
-    uint32_t reg = last_acc;
-    for (int i = 0; i < n; ++i) {
-      const Step s = get_step(v, i);
-      dp::SparseDotStages st;
-      const dp::DotResult d = dp::SparseResidualHif4Dot::compute(s.r, s.w, &st);
-      const uint32_t before = reg;
-      const uint32_t x = s.start ? s.init : before;
-      if (s.start) acc.reset(fmt::bits_f32(s.init));
-      acc.add(d);
-      reg = fmt::f32_bits(acc.result());
-      out[kOut * i + 0] = st.out_bits;
-      out[kOut * i + 1] = reg;
-      out[kOut * i + 2] = before;
-      count_dot(s, st);
-      count_acc(s, x, st.out_bits, reg);
-    }
-    last_acc = reg;
-  }
-
-  void count_dot(const Step& s, const dp::SparseDotStages& st) {
-    Coverage& c = s_.cov();
-    const bool nr = s.r.e6m2 == 0xFF, nw = s.w.e6m2 == 0xFF;
-    if (nr || nw) c.hit(cov_nan_ + (nr && nw ? 2 : nr ? 0 : 1));
-    for (int g = 0; g < 16; ++g) {
-      const int p = pair_id(s.r.idx[2 * g], s.r.idx[2 * g + 1]);
-      if (p >= 0) c.hit(cov_pair_ + 6 * g + p);
-      else c.hit(cov_unsorted_);
-    }
-    if (st.nan) return;
-    bool any_p = false;
-    for (int j = 0; j < 32; ++j)
-      if (st.p[j]) {
-        any_p = true;
-        const int wpos = 4 * (j / 2) + s.r.idx[j];
-        c.hit(cov_psign_ + 2 * ((s.r.val[j] >> 3) & 1) + ((s.w.nib[wpos] >> 3) & 1));
-      }
-    for (int i = 0; i < 8; ++i)
-      if (st.group[i]) c.hit(cov_l2_ + 3 * i + ((s.r.e1_8 >> i) & 1) + ((s.w.e1_8 >> i) & 1));
-    for (int g = 0; g < 16; ++g)
-      if (st.p[2 * g] || st.p[2 * g + 1]) c.hit(cov_l3_ + 4 * g + 2 * ((s.r.e1_16 >> g) & 1) + ((s.w.e1_16 >> g) & 1));
-    if (st.i_sum == dp::SparseDotBounds::i_sum) c.hit(cov_imax_);
-    if (st.i_sum == -dp::SparseDotBounds::i_sum) c.hit(cov_imax_ + 1);
-    if (std::abs(st.big) == dp::SparseDotBounds::big) c.hit(cov_bigmax_);
-    if (st.big == 0) {
-      c.hit(cov_dzero_);
-      if (any_p) c.hit(cov_dcancel_);
-    } else {
-      c.hit(st.big > 0 ? cov_dpos_ : cov_dneg_);
-    }
-  }
-
-  void count_acc(const Step& s, uint32_t x, uint32_t dot, uint32_t result) {
-    Coverage& c = s_.cov();
-    if (s.start) c.hit((s.init & 0x7FFFFFFFu) == 0 ? cov_start_zero_ : cov_start_val_);
-    else c.hit(cov_cont_);
-    const stim::F32Class cx = stim::f32_class(x), cd = stim::f32_class(dot);
-    if (stim::f32_class(result) == stim::F32Class::nan) c.hit(cov_anan_);
-    if (cx == stim::F32Class::inf || cd == stim::F32Class::inf) c.hit(cov_ainf_);
-    if (cx == stim::F32Class::nan || cd == stim::F32Class::nan || cx == stim::F32Class::inf) return;
-    if (x == 0x80000000u && dot == 0) c.hit(cov_anegzero_);
-    // The exact sum x + dot, classified independently of the adder.
-    dp::ExactSum e;
-    e.add(dp::ExactValue::from_float(fmt::bits_f32(x)));
-    e.add(dp::ExactValue::from_float(fmt::bits_f32(dot)));
-    const dp::ExactValue v = e.value();
-    const stim::RoundClass rc = stim::classify_fp32_round(v);
-    if (rc.zero && x != 0 && (x & 0x7FFFFFFFu) && dot) c.hit(cov_acancel_);
-    if (!rc.exact) c.hit(cov_ainexact_);
-    if (rc.tie) c.hit(cov_atie_);
-  }
-
-  // ---- stimulus ----
-  static dp::Hif4Sparse24 sparse_uniform(SplitMix64& r) {
-    dp::Hif4Sparse24 u;
-    const uint64_t m = r.next();
-    u.e6m2 = static_cast<uint8_t>(m);
-    u.e1_8 = static_cast<uint8_t>(m >> 8);
-    u.e1_16 = static_cast<uint16_t>(m >> 16);
-    const bool sorted = r.below(4) != 0;
-    for (int g = 0; g < 16; ++g) {
-      int i0 = static_cast<int>(r.below(4)), i1 = static_cast<int>(r.below(4));
-      if (sorted) {
-        const int p = static_cast<int>(r.below(6));
-        static const int pr[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-        i0 = pr[p][0];
-        i1 = pr[p][1];
-      }
-      u.idx[2 * g] = static_cast<uint8_t>(i0);
-      u.idx[2 * g + 1] = static_cast<uint8_t>(i1);
-    }
-    for (auto& v : u.val) v = static_cast<uint8_t>(r.below(16));
-    return u;
-  }
-
-  // The real fused residual path on one 64-value block: the compressed 2:4 residual unit.
-  static dp::Hif4Sparse24 sparse_from_values(SplitMix64& r, const float* x) {
-    dp::GemmSpec gs;
-    gs.format = fmt::Format::hif4;
-    gs.quant.rounding = r.below(4) == 0 ? fmt::Rounding::nearest_even : fmt::Rounding::nearest_away;
-    gs.threads = 1;
-    gs.quant.threads = 1;
-    dp::ResidualSpec rs;
-    rs.kind = dp::ResidualKind::sparse24;
-    rs.mode = dp::ResidualMode::fused;
-    const dp::ResidualOperands ops = dp::make_residual_operands(x, 1, 64, gs, rs);
-    return dp::compress_24(ops.residual.hif4_unit(0, 0));
-  }
-
-  uint32_t init_value(SplitMix64& r) {
-    const uint64_t k = r.below(10);
-    if (k < 3) return r.below(2) ? 0u : 0x80000000u;
-    return stim::random_f32_mixed(r);
-  }
-
-  std::vector<Vector> corners() {
-    std::vector<Vector> c;
-    SplitMix64 r(0x5A24);
-    auto one = [&](const Step& s) {
-      Vector v;
-      v.source = kCorner;
-      push_step(v, s);
-      c.push_back(v);
-    };
-    Step z;
-    z.start = true;
-    one(z);
-    // Maxima: every kept value 7 with all micro-exponents set, both weights 7 with their bits,
-    // scales 0xFB (SS = 49): |I| = 25088, |big| = 1229312; both signs.
-    for (int sgn = 0; sgn < 4; ++sgn) {
-      Step s;
-      s.start = true;
-      s.r.e6m2 = 0xFB;
-      s.r.e1_8 = 0xFF;
-      s.r.e1_16 = 0xFFFF;
-      for (int j = 0; j < 32; ++j) {
-        s.r.val[j] = static_cast<uint8_t>(7 | ((sgn & 1) << 3));
-        s.r.idx[j] = static_cast<uint8_t>(j & 1 ? 3 : 0);
-      }
-      s.w.e6m2 = 0xFB;
-      s.w.e1_8 = 0xFF;
-      s.w.e1_16 = 0xFFFF;
-      for (auto& n : s.w.nib) n = static_cast<uint8_t>(7 | ((sgn >> 1) << 3));
-      one(s);
-    }
-    // NaN scales; every index pair in every group (the weight element at each position distinct).
-    for (int which = 0; which < 3; ++which) {
-      Step s;
-      s.start = true;
-      s.r = sparse_uniform(r);
-      s.w = stim::hif4_uniform(r);
-      s.r.e6m2 = which != 1 ? 0xFF : 0xC0;
-      s.w.e6m2 = which != 0 ? 0xFF : 0xC0;
-      one(s);
-    }
-    for (int p = 0; p < 6; ++p) {
-      static const int pr[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-      Step s;
-      s.start = true;
-      s.r.e6m2 = 0xC0;
-      s.w.e6m2 = 0xC1;
-      for (int g = 0; g < 16; ++g) {
-        s.r.idx[2 * g] = static_cast<uint8_t>(pr[p][0]);
-        s.r.idx[2 * g + 1] = static_cast<uint8_t>(pr[p][1]);
-        s.r.val[2 * g] = static_cast<uint8_t>(1 + r.below(7));
-        s.r.val[2 * g + 1] = static_cast<uint8_t>(9 + r.below(7));
-      }
-      for (int k = 0; k < 64; ++k) s.w.nib[k] = static_cast<uint8_t>(1 + (k % 4) + 2 * (k % 2));  // distinct per position
-      one(s);
-    }
-    // Level-2 shifts and level-3 patterns per group.
-    for (int i = 0; i < 8; ++i)
-      for (int sh = 0; sh < 3; ++sh) {
-        Step s;
-        s.start = true;
-        s.r = sparse_uniform(r);
-        s.w = stim::hif4_uniform(r);
-        s.r.e6m2 = 0xC0;
-        s.w.e6m2 = 0xC0;
-        s.r.e1_8 = static_cast<uint8_t>(sh >= 1 ? 1 << i : 0);
-        s.w.e1_8 = static_cast<uint8_t>(sh == 2 ? 1 << i : 0);
-        s.r.val[4 * i] = 5;
-        s.w.nib[8 * i + s.r.idx[4 * i]] = 3;
-        one(s);
-      }
-    for (int j = 0; j < 16; ++j)
-      for (int p = 0; p < 4; ++p) {
-        Step s;
-        s.start = true;
-        s.r.e6m2 = 0xC0;
-        s.w.e6m2 = 0xC2;
-        s.r.e1_16 = static_cast<uint16_t>((p >> 1) << j);
-        s.w.e1_16 = static_cast<uint16_t>((p & 1) << j);
-        s.r.idx[2 * j] = 1;
-        s.r.idx[2 * j + 1] = 2;
-        s.r.val[2 * j] = 6;
-        s.w.nib[4 * j + 1] = 0xB;
-        one(s);
-      }
-    // Exact cancellation inside the dot; accumulator corners: NaN / Inf / -0 init, overflow,
-    // cancellation of the register, a long sequence.
-    {
-      Step s;
-      s.start = true;
-      s.r.e6m2 = s.w.e6m2 = 0xC0;
-      s.r.idx[0] = 0;
-      s.r.idx[1] = 1;
-      s.r.val[0] = 3;
-      s.r.val[1] = 3;
-      s.w.nib[0] = 2;
-      s.w.nib[1] = 0xA;
-      one(s);
-    }
-    const uint32_t inits[] = {0x7FC00000u, 0x7F812345u, 0x7F800000u, 0xFF800000u, 0x80000000u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x4B800000u};
-    for (uint32_t init : inits) {
-      Vector v;
-      v.source = kCorner;
-      Step s;
-      s.start = true;
-      s.init = init;
-      s.r = sparse_uniform(r);
-      s.w = stim::hif4_uniform(r);
-      s.r.e6m2 = s.w.e6m2 = 0xFE;  // the largest dot products (up to ~2^45)
-      if (init == 0x80000000u) s.r.e6m2 = 0xC0, s.r.val[0] = 0, s.r.val[1] = 0;
-      push_step(v, s);
-      s.start = false;
-      push_step(v, s);
-      c.push_back(v);
-    }
-    // The register cancelled exactly by the next dot product (same unit, negated residual).
-    {
-      Vector v;
-      v.source = kCorner;
-      Step s;
-      s.start = true;
-      s.r = sparse_uniform(r);
-      s.w = stim::hif4_uniform(r);
-      s.r.e6m2 = 0xC3;
-      s.w.e6m2 = 0xC5;
-      s.w.e1_8 = 0;
-      push_step(v, s);
-      s.start = false;
-      for (auto& vv : s.r.val) vv = static_cast<uint8_t>(vv ^ 8);
-      push_step(v, s);
-      c.push_back(v);
-    }
-    return c;
-  }
-
-  Vector random(SplitMix64& r) {
-    const int src = pick_source(r, s_, {0, 3, 3, 2, 2}, kUniform);
-    Vector v;
-    v.source = src;
-    const int n = 1 + static_cast<int>(r.below(kMaxSteps));
-    float x[64];
-    for (int i = 0; i < n; ++i) {
-      Step s;
-      s.start = i == 0 || r.below(12) == 0;
-      s.init = init_value(r);
-      switch (src) {
-        case kUniform:
-          s.r = sparse_uniform(r);
-          s.w = stim::hif4_uniform(r);
-          break;
-        case kShaped:
-        case kTensor:
-          blocks_.fill(r, src == kShaped, x, 64);
-          s.r = sparse_from_values(r, x);
-          blocks_.fill(r, src == kShaped, x, 64);
-          s.w = stim::hif4_quantize_random_opts(r, x);
-          break;
-        default: {  // acc: small dot products into registers near cancellation / ties / overflow
-          s.r = sparse_uniform(r);
-          s.w = stim::hif4_uniform(r);
-          if (s.r.e6m2 == 0xFF) s.r.e6m2 = 0xFE;
-          if (s.w.e6m2 == 0xFF) s.w.e6m2 = 0xC0;
-          const float dot = dp::SparseResidualHif4Dot::compute(s.r, s.w).value;
-          const uint64_t k = r.below(5);
-          if (k == 0) s.init = fmt::f32_bits(-dot);                                    // exact cancellation
-          else if (k == 1) s.init = fmt::f32_bits(std::ldexp(dot, 24 + static_cast<int>(r.below(3))));  // ties / sticky
-          else if (k == 2) s.init = fmt::f32_bits(-std::ldexp(dot, static_cast<int>(r.below(3))));       // massive cancellation
-          else if (k == 3) s.init = r.below(2) ? 0x7F7FFFFFu : 0xFF7FFFFFu;             // overflow
-          s.start = s.start || k < 4;
-          break;
-        }
-      }
-      push_step(v, s);
-    }
-    return v;
-  }
-
-  std::string describe(const Vector& v) const {
-    std::string s;
-    dp::Accumulator acc;
-    char buf[320];
-    for (int i = 0; i < nsteps(v); ++i) {
-      const Step st = get_step(v, i);
-      std::snprintf(buf, sizeof buf, "step %d: start=%d init=0x%08x | R: E6M2 0x%02x E1_8 0x%02x E1_16 0x%04x val/idx:", i,
-                    st.start ? 1 : 0, st.init, st.r.e6m2, st.r.e1_8, st.r.e1_16);
-      s += buf;
-      for (int j = 0; j < 32; ++j) {
-        std::snprintf(buf, sizeof buf, " %x/%u", st.r.val[j], st.r.idx[j]);
-        s += buf;
-      }
-      std::snprintf(buf, sizeof buf, "\n  W: E6M2 0x%02x E1_8 0x%02x E1_16 0x%04x elements: ", st.w.e6m2, st.w.e1_8, st.w.e1_16);
-      s += buf + hex_nibbles(st.w.nib, 64);
-      dp::SparseDotStages ds;
-      const dp::DotResult d = dp::SparseResidualHif4Dot::compute(st.r, st.w, &ds);
-      if (st.start) acc.reset(fmt::bits_f32(st.init));
-      acc.add(d);
-      std::snprintf(buf, sizeof buf, "\n  model: I=%d SS=%u X=%d big=%d -> dot 0x%08x (%a), acc 0x%08x (%a)\n", ds.i_sum,
-                    ds.scale_prod, ds.exp, ds.big, ds.out_bits, static_cast<double>(d.value),
-                    fmt::f32_bits(acc.result()), static_cast<double>(acc.result()));
-      s += buf;
-    }
-    return s;
-  }
-
- private:
-  Session& s_;
-  ValueBlocks blocks_;
-  uint32_t saved_acc_ = 0;  // last_acc during the waveform re-run
-  int cov_pair_, cov_unsorted_, cov_l2_, cov_l3_, cov_nan_, cov_imax_, cov_bigmax_, cov_psign_, cov_dzero_, cov_dcancel_;
-  int cov_dpos_, cov_dneg_, cov_start_zero_, cov_start_val_, cov_cont_, cov_anan_, cov_ainf_, cov_acancel_;
-  int cov_ainexact_, cov_atie_, cov_anegzero_, cov_long_, cov_src_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return harness_main<Model, SparseHarness>(argc, argv, "sparse_residual_add", kSources, 20000, 1000000, [] {
-    return fp32_output("sparse_residual_add: Verilated model with STAGES=5, MANT_BITS=23, ROUND_RZ=0",
-                       {"dot.", "acc_after.", "acc_before."});
-  });
+  return harness_main<Ports, StreamDriver, Vsparse_residual_add_main, Vsparse_residual_add_sweep, MutantModel>(
+      argc, argv, {"sparse_residual_add", 20000, 1000000, 3000});
 }

@@ -1,4 +1,4 @@
-#include "stimulus.hpp"
+#include "verif/stimulus.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #define HIFSIM_SOURCE_DIR "."
 #endif
 
-namespace hifsim::cosim::stim {
+namespace hifsim::verif::stim {
 
 F32Class f32_class(uint32_t b) {
   const uint32_t e = (b >> 23) & 0xFF, m = b & 0x7FFFFF;
@@ -323,4 +323,52 @@ RoundClass classify_fp32_round(const dp::ExactValue& v) {
   return c;
 }
 
-}  // namespace hifsim::cosim::stim
+AddClass classify_add(uint32_t a, uint32_t b, int p, bool rz) {
+  AddClass c;
+  dp::ExactValue x = dp::ExactValue::from_float(fmt::bits_f32(a)), y = dp::ExactValue::from_float(fmt::bits_f32(b));
+  if (x.mag == 0 || y.mag == 0) {
+    const dp::ExactValue& z = x.mag ? x : y;
+    if (z.mag == 0) {
+      c.exact_zero = c.exact = true;
+      return c;
+    }
+    x = z;
+    y = dp::ExactValue::zero();
+    y.exp = x.exp;
+  }
+  if (x.exp < y.exp) std::swap(x, y);
+  const int d = x.exp - y.exp;
+  if (d > 100) {
+    c.far = true;
+    c.lead_exp = x.exp + bitlen128(x.mag) - 1;
+    return c;
+  }
+  const dp::i128 s = static_cast<dp::i128>(x.mag << d) * (x.neg ? -1 : 1) + static_cast<dp::i128>(y.mag) * (y.neg ? -1 : 1);
+  if (s == 0) {
+    c.exact_zero = c.exact = true;
+    return c;
+  }
+  const dp::u128 mag = static_cast<dp::u128>(s < 0 ? -s : s);
+  const int n = bitlen128(mag);
+  const int e = y.exp + n - 1;
+  c.lead_exp = e;
+  c.overflow = e >= 128;
+  const int q = std::max(e, -126) - (p - 1);
+  const int sh = q - y.exp;
+  if (sh <= 0) {
+    c.exact = true;
+    return c;
+  }
+  const dp::u128 rem = mag & ((static_cast<dp::u128>(1) << sh) - 1), half = static_cast<dp::u128>(1) << (sh - 1);
+  dp::u128 kept = mag >> sh;
+  c.exact = rem == 0;
+  c.tie = rem == half;
+  const bool up = !rz && (rem > half || (rem == half && (kept & 1)));
+  if (up) {
+    ++kept;
+    c.carry = (kept & (kept - 1)) == 0 && bitlen128(kept) > bitlen128(mag >> sh);
+  }
+  return c;
+}
+
+}  // namespace hifsim::verif::stim

@@ -1,4 +1,6 @@
-// Seeded stimulus generators shared by the cosim harnesses (docs/cosim.md, "Stimulus").
+// Seeded stimulus generators shared by the unit benches (model/verif/*_bench.hpp) that drive the
+// Verilated co-simulation (cosim/) and the conformance vectors (hifsim vectors); docs/cosim.md,
+// "Stimulus".
 //
 //   FP32 values by class (zero, subnormal, normal, Inf, NaN), with biased exponents
 //   value-shaped float blocks (Gaussian, Laplace, uniform, sparse, ramp, constant) at a random
@@ -18,7 +20,7 @@
 #include "formats/minifloat.hpp"
 #include "util/rng.hpp"
 
-namespace hifsim::cosim::stim {
+namespace hifsim::verif::stim {
 
 // ---- FP32 ----
 enum class F32Class { zero, subnormal, normal, inf, nan };
@@ -114,4 +116,16 @@ struct RoundClass {
 };
 RoundClass classify_fp32_round(const dp::ExactValue& v);
 
-}  // namespace hifsim::cosim::stim
+// The exact sum a + b of two finite FP32 values and its rounding to `precision` significant bits
+// with the FP32 exponent range (RNE, or RZ with `rz`): an independent integer computation for the
+// accumulator bins (fp32_acc, sparse_residual_add), sharing no code with fp_add or the RTL.
+struct AddClass {
+  bool far = false;        // exponent gap beyond 100 binades (the model's sticky-only path): no classification
+  bool exact_zero = false;
+  bool exact = false, tie = false, carry = false;
+  int lead_exp = 0;        // exponent of the exact sum's leading bit
+  bool overflow = false;   // exact |sum| >= 2^128
+};
+AddClass classify_add(uint32_t a, uint32_t b, int precision, bool rz);
+
+}  // namespace hifsim::verif::stim

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""RTL mutation campaign: how many deliberately planted bugs the quick cosim level catches.
+
+Each mutant of cosim/mutation/mutants.py is one textual change to one rtl/ file, applied to a copy
+of the RTL (the tree is never edited). For each unit, `run` configures a build of that unit's cosim
+models from the copy (build/mutation/<unit>), builds the unmutated baseline (which must pass), then
+for each mutant writes the mutated file into the copy, rebuilds the unit's harness, runs the quick
+level on the main model and, if that passes, on the sweep model (every other STAGES value and
+parameter set), and restores the file. A mutant is
+
+  killed       a run reported a mismatch (exit 1: a value or the handshake timing) or an RTL hang (4)
+  survived     every run passed
+  equivalent   marked so in the table with the reason (it is still run: a killed "equivalent" mutant
+               is reported as an error in the table)
+  build-fail   the mutated RTL did not build (a broken mutant, not a score)
+
+Commands:
+  list   [--unit U]                      the mutants (id, file, units, kind, what)
+  check                                  every mutant applies exactly once, names units that use its
+                                         file, and every unit has at least 10 mutants (CTest
+                                         cosim.mutants_apply)
+  ci-list                                "<unit> <mutant id>" of each unit's CTest mutant
+  emit   --mutant ID --out DIR [--rtl-dir DIR]
+                                         write the mutated file to DIR/<file>, print the file name
+  run    [--unit U]... [--mutant ID]... [--build-dir DIR] [--seed N] [--jobs N] [--report FILE]
+                                         the campaign; prints per-unit scores and writes a Markdown
+                                         table (docs/cosim.md) to FILE if given
+
+The unit file lists come from rtl/CMakeLists.txt (HIFSIM_RTL_<unit>), the ones every build reads.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(ROOT, "cosim", "mutation", "mutants.py")
+MIN_PER_UNIT = 10
+
+
+def load_mutants():
+    scope = {}
+    with open(TABLE) as f:
+        exec(compile(f.read(), TABLE, "exec"), scope)
+    return scope["MUTANTS"]
+
+
+def unit_files(rtl_cmake=os.path.join(ROOT, "rtl", "CMakeLists.txt")):
+    """{unit: [rtl files in compile order]} from the set(HIFSIM_RTL_<unit> ...) lines."""
+    text = open(rtl_cmake).read()
+    units = {}
+    for m in re.finditer(r"set\(HIFSIM_RTL_(\w+)\s+([^)]*?)\s*CACHE", text, re.S):
+        files = m.group(2).split()
+        if files and all(f.endswith(".sv") for f in files):
+            units[m.group(1)] = files
+    if not units:
+        sys.exit(f"mutate_rtl.py: no HIFSIM_RTL_<unit> file lists in {rtl_cmake}")
+    return units
+
+
+def mutated_text(mut, rtl_dir):
+    path = os.path.join(rtl_dir, mut["file"])
+    text = open(path).read()
+    n = text.count(mut["find"])
+    if n != 1:
+        raise ValueError(f"mutant {mut['id']}: the text to replace occurs {n} times in {path} (must be once): "
+                         f"{mut['find']!r}")
+    return text.replace(mut["find"], mut["replace"])
+
+
+def cmd_list(args, muts):
+    for m in muts:
+        if args.unit and args.unit not in m["units"]:
+            continue
+        tag = " [equivalent]" if m["expect"] == "equivalent" else ""
+        ci = f" [CI check of {m['ci']}]" if m["ci"] else ""
+        print(f"{m['id']:32} {m['file']:24} {','.join(m['units'])}\n    {m['kind']}: {m['what']}{tag}{ci}")
+    return 0
+
+
+def cmd_check(args, muts):
+    files = unit_files()
+    errors = []
+    seen = set()
+    per_unit = {u: 0 for u in files}
+    ci_units = {}
+    for m in muts:
+        if m["id"] in seen:
+            errors.append(f"{m['id']}: duplicate id")
+        seen.add(m["id"])
+        try:
+            mutated_text(m, os.path.join(ROOT, "rtl"))
+        except (ValueError, OSError) as e:
+            errors.append(str(e))
+        if m["expect"] not in ("killed", "equivalent") or (m["expect"] == "equivalent" and not m["why"]):
+            errors.append(f"{m['id']}: expect must be 'killed' or 'equivalent' (with a reason in why)")
+        for u in m["units"]:
+            if u not in files:
+                errors.append(f"{m['id']}: unknown unit {u}")
+            elif m["file"] not in files[u]:
+                errors.append(f"{m['id']}: {m['file']} is not in {u}'s file list")
+            else:
+                per_unit[u] += 1
+        if m["ci"]:
+            if m["ci"] not in m["units"] or m["expect"] != "killed":
+                errors.append(f"{m['id']}: the CI check of {m['ci']} must be a killed mutant of that unit")
+            if m["ci"] in ci_units:
+                errors.append(f"{m['id']}: {m['ci']} already has a CI mutant ({ci_units[m['ci']]})")
+            ci_units[m["ci"]] = m["id"]
+    for u, n in per_unit.items():
+        if n < MIN_PER_UNIT:
+            errors.append(f"unit {u}: {n} mutants (at least {MIN_PER_UNIT})")
+        if u not in ci_units:
+            errors.append(f"unit {u}: no CI mutant")
+    for e in errors:
+        print("mutate_rtl.py check: " + e, file=sys.stderr)
+    if not errors:
+        print(f"mutate_rtl.py check: {len(muts)} mutants apply; per unit: " +
+              ", ".join(f"{u} {n}" for u, n in per_unit.items()))
+    return 1 if errors else 0
+
+
+def cmd_ci_list(args, muts):
+    for m in muts:
+        if m["ci"]:
+            print(m["ci"], m["id"])
+    return 0
+
+
+def cmd_emit(args, muts):
+    mut = next((m for m in muts if m["id"] == args.mutant), None)
+    if mut is None:
+        sys.exit(f"mutate_rtl.py emit: no mutant {args.mutant!r}")
+    try:
+        text = mutated_text(mut, args.rtl_dir)
+    except (ValueError, OSError) as e:
+        sys.exit(f"mutate_rtl.py emit: {e}")
+    os.makedirs(args.out, exist_ok=True)
+    out = os.path.join(args.out, mut["file"])
+    # Rewrite only when the content changes, so a re-configure does not rebuild the model.
+    if not os.path.exists(out) or open(out).read() != text:
+        with open(out, "w") as f:
+            f.write(text)
+    print(mut["file"])
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The campaign.
+
+def sh(cmd, log, timeout=None, cwd=None):
+    """Runs cmd, appends its output to `log`; returns (exit code, output)."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+        rc, out = p.returncode, p.stdout
+    except subprocess.TimeoutExpired as e:
+        rc, out = "timeout", (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+    with open(log, "a") as f:
+        f.write(f"$ {' '.join(cmd)}  ({time.time() - t0:.1f} s, exit {rc})\n{out}\n")
+    return rc, out
+
+
+class UnitBuild:
+    """A build directory with one unit's cosim models built from an RTL copy."""
+
+    def __init__(self, unit, base, jobs, log):
+        self.unit, self.dir, self.jobs, self.log = unit, os.path.join(base, unit), jobs, log
+        self.rtl = os.path.join(self.dir, "rtl")
+
+    def configure(self):
+        if os.path.isdir(self.rtl):
+            shutil.rmtree(self.rtl)
+        shutil.copytree(os.path.join(ROOT, "rtl"), self.rtl, ignore=shutil.ignore_patterns("CMakeLists.txt"))
+        rc, out = sh(["cmake", "-S", ROOT, "-B", self.dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                      f"-DHIFSIM_COSIM_UNITS={self.unit}", f"-DHIFSIM_COSIM_RTL_DIR={self.rtl}",
+                      "-DHIFSIM_COSIM_MUTANTS=OFF", "-DHIFSIM_COSIM_CONFORMANCE=OFF", "-DHIFSIM_COSIM_FAST_COMPILE=ON"],
+                     self.log)
+        if rc != 0:
+            sys.exit(f"mutate_rtl.py: configuring {self.dir} failed (log: {self.log})")
+
+    def build(self):
+        rc, _ = sh(["cmake", "--build", self.dir, "--target", f"cosim_{self.unit}", "-j", str(self.jobs)], self.log)
+        return rc == 0
+
+    def run(self, model, seed):
+        """Quick level of one model; returns (exit code, first failure line or '')."""
+        exe = os.path.join(self.dir, "bin", f"cosim_{self.unit}")
+        cmd = [exe, "--level", "quick", "--seed", str(seed), "--out", os.path.join(self.dir, "cosim-out")]
+        if model == "sweep":
+            cmd.append("--sweep")
+        rc, out = sh(cmd, self.log, timeout=1800)
+        first = next((l for l in out.splitlines() if "MISMATCH" in l or l.startswith("HANG")), "")
+        return rc, first.strip()
+
+    def has_sweep(self):
+        return self.unit != "fp32_acc"
+
+
+def run_unit(unit, muts, args):
+    log = os.path.join(args.build_dir, f"{unit}.log")
+    os.makedirs(args.build_dir, exist_ok=True)
+    open(log, "w").close()
+    b = UnitBuild(unit, args.build_dir, args.jobs, log)
+    print(f"== {unit}: configuring {b.dir}", flush=True)
+    b.configure()
+    models = ["main", "sweep"] if b.has_sweep() else ["main"]
+    if not b.build():
+        sys.exit(f"mutate_rtl.py: the unmutated {unit} does not build (log: {log})")
+    for model in models:
+        rc, first = b.run(model, args.seed)
+        if rc != 0:
+            sys.exit(f"mutate_rtl.py: the unmutated {unit} fails its {model} quick level (exit {rc}: {first}; log: {log})")
+    print(f"   baseline builds and passes ({', '.join(models)})", flush=True)
+    results = []
+    for m in muts:
+        path = os.path.join(b.rtl, m["file"])
+        original = open(path).read()
+        t0 = time.time()
+        try:
+            with open(path, "w") as f:
+                f.write(mutated_text(m, os.path.join(ROOT, "rtl")))
+            res = {"id": m["id"], "kind": m["kind"], "what": m["what"], "expect": m["expect"]}
+            if not b.build():
+                res.update(result="build-fail", by="")
+            else:
+                res.update(result="survived", by="")
+                for model in models:
+                    rc, first = b.run(model, args.seed)
+                    if rc in (1, 4, "timeout"):
+                        res.update(result="killed", by=f"{model}: {first or 'timeout'}")
+                        break
+        finally:
+            with open(path, "w") as f:
+                f.write(original)
+        res["seconds"] = round(time.time() - t0, 1)
+        verdict = res["result"]
+        if m["expect"] == "equivalent":
+            verdict = "equivalent" if res["result"] == "survived" else f"EQUIVALENT BUT {res['result'].upper()}"
+        res["verdict"] = verdict
+        results.append(res)
+        print(f"   {m['id']:32} {verdict:12} {res['by'][:90]}  ({res['seconds']} s)", flush=True)
+    return results
+
+
+def score(results):
+    killed = sum(1 for r in results if r["verdict"] == "killed")
+    equivalent = sum(1 for r in results if r["verdict"] == "equivalent")
+    return killed, equivalent, len(results)
+
+
+def markdown(all_results):
+    lines = ["| Unit | Mutants | Killed | Equivalent | Survived | Score (killed / non-equivalent) |",
+             "|---|---|---|---|---|---|"]
+    for unit, results in all_results.items():
+        k, e, n = score(results)
+        lines.append(f"| {unit} | {n} | {k} | {e} | {n - k - e} | {k}/{n - e} |")
+    lines += ["", "| Unit | Mutant | Kind | Result | Caught by |", "|---|---|---|---|---|"]
+    for unit, results in all_results.items():
+        for r in results:
+            by = r["by"].replace("|", "\\|")
+            lines.append(f"| {unit} | `{r['id']}` | {r['kind']} | {r['verdict']} | {by} |")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_run(args, muts):
+    files = unit_files()
+    units = args.unit or list(files)
+    all_results = {}
+    for u in units:
+        if u not in files:
+            sys.exit(f"mutate_rtl.py run: unknown unit {u} (have: {' '.join(files)})")
+        sel = [m for m in muts if u in m["units"] and (not args.mutant or m["id"] in args.mutant)]
+        if sel:
+            all_results[u] = run_unit(u, sel, args)
+    bad = 0
+    print("\nper-unit scores (killed / non-equivalent mutants):")
+    for u, results in all_results.items():
+        k, e, n = score(results)
+        print(f"  {u:22} {k}/{n - e}   ({n} mutants, {e} equivalent)")
+        bad += sum(1 for r in results if r["verdict"] not in ("killed", "equivalent"))
+    with open(os.path.join(args.build_dir, "results.json"), "w") as f:
+        json.dump(all_results, f, indent=1)
+    if args.report:
+        with open(args.report, "w") as f:
+            f.write(markdown(all_results))
+        print(f"table: {args.report}")
+    if bad:
+        print(f"{bad} mutants neither killed nor confirmed equivalent")
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("list")
+    p.add_argument("--unit")
+    sub.add_parser("check")
+    sub.add_parser("ci-list")
+    p = sub.add_parser("emit")
+    p.add_argument("--mutant", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--rtl-dir", default=os.path.join(ROOT, "rtl"))
+    p = sub.add_parser("run")
+    p.add_argument("--unit", action="append")
+    p.add_argument("--mutant", action="append")
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build", "mutation"))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--report")
+    args = ap.parse_args()
+    muts = load_mutants()
+    return {"list": cmd_list, "check": cmd_check, "ci-list": cmd_ci_list, "emit": cmd_emit, "run": cmd_run}[args.cmd](args, muts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

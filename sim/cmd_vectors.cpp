@@ -5,7 +5,6 @@
 
 #include "args.hpp"
 #include "command.hpp"
-#include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/manifest.hpp"
@@ -41,25 +40,24 @@ int run_vectors(const std::vector<std::string>& args, const std::vector<std::str
   spec.seed = p.get_u64("seed");
   if (p.has("set")) spec.params = verif::parse_params(p.get("set"));
   if (p.has("npy")) spec.npy = p.get("npy");
-  const verif::ConformanceVectors v = verif::conformance_vectors(spec);  // validates everything first
-
   const std::string out = p.get("out");
-  make_dirs(out);
-  io::write_file_atomic(out + "/stimulus.hex", v.stimulus);
-  io::write_file_atomic(out + "/expected.hex", v.expected);
-  io::write_file_atomic(out + "/README.md", v.readme);
+  OutputSet outs(out + "/manifest.json");
+  for (const char* f : {"/stimulus.hex", "/expected.hex", "/README.md"}) outs.expect(out + f);
+  const verif::ConformanceVectors v = verif::conformance_vectors(spec);  // validates the unit and its parameters
+
+  outs.add(out + "/stimulus.hex", v.stimulus,
+           std::to_string(v.transactions) + " transactions, " + std::to_string(v.stimulus_bits) + " bits each");
+  outs.add(out + "/expected.hex", v.expected, std::to_string(v.expected_bits) + "-bit expected outputs");
+  outs.add(out + "/README.md", v.readme, "field layout, protocol, counts, coverage");
   Manifest m;
   m.command = "vectors";
   m.argv = argv;
   m.seed = spec.seed;
-  m.outputs.emplace_back(out + "/stimulus.hex", std::to_string(v.transactions) + " transactions, " +
-                                                    std::to_string(v.stimulus_bits) + " bits each");
-  m.outputs.emplace_back(out + "/expected.hex", std::to_string(v.expected_bits) + "-bit expected outputs");
-  m.outputs.emplace_back(out + "/README.md", "field layout, protocol, counts, coverage");
+  if (!spec.npy.empty()) m.add_input(spec.npy);
   m.extra.emplace_back("unit", spec.unit);
   m.extra.emplace_back("vectors", std::to_string(v.vectors));
   m.extra.emplace_back("coverage_bins_hit", std::to_string(v.bins_hit) + "/" + std::to_string(v.bins_declared));
-  m.write(out + "/manifest.json");
+  outs.finish(m);
   std::printf("hifsim vectors: %s: %llu vectors, %llu transactions, %llu of %llu coverage bins hit -> %s\n",
               spec.unit.c_str(), static_cast<unsigned long long>(v.vectors), static_cast<unsigned long long>(v.transactions),
               static_cast<unsigned long long>(v.bins_hit), static_cast<unsigned long long>(v.bins_declared), out.c_str());

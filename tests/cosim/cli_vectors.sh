@@ -61,13 +61,5 @@ expect_error "--count" --unit hif4_dot64 --count 0 --out "$OUT/bad7"
 for d in bad1 bad2 bad3 bad4 bad5 bad6 bad7; do
   [[ ! -e "$OUT/$d" ]] || fail "a failed run left $OUT/$d behind"
 done
-# Outputs go through the safe writer (docs/outputs.md): an output path that is not a regular file
-# is refused before any work, and nothing in the folder is replaced.
-mkdir -p "$OUT/fifo"
-mkfifo "$OUT/fifo/expected.hex"
-expect_error "expected.hex" --unit hif4_dot64 --count 20 --out "$OUT/fifo"
-[[ -p "$OUT/fifo/expected.hex" ]] || fail "the FIFO named by the output was replaced"
-[[ ! -e "$OUT/fifo/stimulus.hex" && ! -e "$OUT/fifo/manifest.json" ]] || fail "a refused run wrote into $OUT/fifo"
-# The manifest hashes every output.
-grep -q '"outputs_fnv1a64"' "$OUT/hif4_dot64/manifest.json" || fail "the manifest has no output hashes"
+# The safe writer (a FIFO, link or folder named by an output) is tested with every command by outputs.cli.
 echo "cli_vectors.sh: all checks passed"

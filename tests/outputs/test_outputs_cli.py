@@ -83,6 +83,7 @@ class Commands:
             "encode": (lambda o: ["encode", "--format", "hif8", "--in", self.a, "--out", o], None),
             "decode": (lambda o: ["decode", "--format", "hif8", "--in", self.codes, "--out", o], None),
             "sweep": (lambda o: ["sweep", "--sweep", self.sweep, "--out", o, "--quiet", "--no-plots"], "results.csv"),
+            "vectors": (lambda o: ["vectors", "--unit", "hif4_dot64", "--count", "20", "--out", o], "expected.hex"),
         }
         if have_trace():
             c["trace"] = (lambda o: ["trace", "--trace", TRACE, "--formats", "hif4", "--ops", "q_proj", "--out", o,

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import liberty_read as L  # noqa: E402
 from cells import PREFIX  # noqa: E402
 from flow_error import FlowError  # noqa: E402
+from netlist import read_netlist  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PERIOD_NS = 20.0
@@ -42,6 +43,9 @@ NOM_SLEW, NOM_LOAD = 0.1, 0.008
 # uses this one script; the constraints: inputs driven like a buf_1, outputs load a dfxtp_1 D pin.
 ABC_SCRIPT = "strash; dc2; dretime; strash; &get -n; &dch -f; &nf; &put; buffer; upsize; dnsize\n"
 ABC_DRIVER = PREFIX + "buf_1"
+# Bumped when the timing step changes, so a reused mapping is timed again (2: one-bit assigns for
+# OpenSTA, and any OpenSTA error stops the run).
+STA_FLOW = 2
 
 
 def _interp(xs, ys, grid, x, y):
@@ -152,7 +156,30 @@ def _read_stat(stat, net):
     return float(m.group(1)), counts, net
 
 
+def _verilog_bit(name):
+    """A bit name of netlist.py ("\\u_x.q[2]", "a[3]", "1'b0") back in Verilog syntax: an escaped
+    identifier ends at a space, so its bit select must follow one."""
+    m = re.fullmatch(r"(\\\S+?)\[(\d+)\]", name)
+    return f"{m.group(1)} [{m.group(2)}]" if m else name
+
+
+def sta_netlist(net, module, out):
+    """A copy of the netlist for OpenSTA with every assign split into one-bit assigns. Yosys
+    writes merged register bits as `assign { \\u_cut.q [46], \\u_cut.q [36] } = {...};`, which
+    OpenSTA 2.0.17 rejects with a syntax error (and then times the design without those bits)."""
+    text = open(net).read()
+    assigns = read_netlist(net, module)["assigns"]
+    body = re.sub(r"^\s*assign\s+.*?;\n", "", text, flags=re.S | re.M)
+    lines = "".join(f"  assign {_verilog_bit(l)} = {_verilog_bit(r)};\n" for l, r in assigns)
+    k = body.rindex("endmodule")
+    path = os.path.join(out, "netlist_sta.v")
+    with open(path, "w") as f:
+        f.write(body[:k] + lines + body[k:])
+    return path
+
+
 def sta(lib, module, net, out, clkq, setup, dcap):
+    net = sta_netlist(net, module, out)
     has_clk = re.search(r"^\s*input\s+clk\s*;", open(net).read(), re.M) is not None
     clk = "create_clock -name clk -period {p} [get_ports clk]" if has_clk else "create_clock -name clk -period {p}"
     tcl = os.path.join(out, "sta.tcl")
@@ -170,7 +197,11 @@ set_load {dcap:.6g} [all_outputs]
 report_checks -path_delay max -digits 4 > {rpt}
 exit
 """)
-    run(["sta", "-no_init", "-no_splash", "-exit", tcl], os.path.join(out, "sta.log"))
+    log = os.path.join(out, "sta.log")
+    run(["sta", "-no_init", "-no_splash", "-exit", tcl], log)
+    errors = [l for l in open(log).read().splitlines() if l.startswith("Error")]
+    if errors:  # OpenSTA goes on after a parse error: a report from a partial netlist is no result
+        raise FlowError(log, errors[0])
     text = open(rpt).read()
     ws = re.search(r"^\s*(-?[0-9.]+)\s+slack \((?:MET|VIOLATED)\)", text, re.M)
     sp = re.search(r"Startpoint:\s*(\S+)", text)
@@ -201,7 +232,7 @@ def main(argv=None):
         if os.path.isfile(prev):
             old = json.load(open(prev))
             if (old.get("liberty_sha256") == lib_sha and old.get("generic") == os.path.basename(il)
-                    and old.get("abc_script") == _script_sha()):
+                    and old.get("abc_script") == _script_sha() and old.get("sta_flow") == STA_FLOW):
                 print(json.dumps({k: old[k] for k in ("module", "parameters", "area_um2", "cells", "min_period_ns", "fmax_mhz")}))
                 return 0
         clkq, setup, dcap = flop_figures(a.lib)
@@ -213,7 +244,8 @@ def main(argv=None):
     ffs = sum(n for c, n in counts.items() if c.startswith(PREFIX + "df"))
     res = {"module": a.module, "parameters": a.params, "area_um2": area, "cells": sum(counts.values()),
            "flip_flops": ffs, "cell_counts": counts, **t, "seconds": round(time.time() - t0, 1),
-           "liberty_sha256": lib_sha, "generic": os.path.basename(il), "abc_script": _script_sha()}
+           "liberty_sha256": lib_sha, "generic": os.path.basename(il), "abc_script": _script_sha(),
+           "sta_flow": STA_FLOW}
     tmp = os.path.join(a.out, "result.json.tmp")
     with open(tmp, "w") as f:
         json.dump(res, f, indent=1, sort_keys=True)

@@ -90,11 +90,19 @@ std::string params_text(const ConformanceSpec& s) {
   return t;
 }
 
+// The --set option that reproduces the parameters ("" for the RTL defaults).
+std::string set_option(const ConformanceSpec& s) {
+  std::string t;
+  for (const auto& kv : s.params) t += (t.empty() ? " --set " : ",") + kv.first + "=" + std::to_string(kv.second);
+  return t;
+}
+
 std::string readme(const ConformanceSpec& spec, const Bench& b, const ConformanceVectors& v, const Coverage& cov,
                    const std::vector<uint64_t>& per_source) {
   std::ostringstream o;
   o << "# Conformance vectors: " << spec.unit << "\n\n"
-    << "Made by `hifsim vectors --unit " << spec.unit << " --count " << spec.count << " --seed " << spec.seed << "`"
+    << "Made by `hifsim vectors --unit " << spec.unit << set_option(spec) << " --count " << spec.count << " --seed "
+    << spec.seed << "`"
     << " with hifsim's bit-exact C++ model (docs/cosim.md, \"Conformance vectors\"). Parameters: " << params_text(spec)
     << (b.active_names().empty() ? "" : " (" + b.active_names() + ")") << ".\n\n"
     << "- `stimulus.hex`: " << v.transactions << " lines, one transaction each, " << v.stimulus_bits << " bits as "

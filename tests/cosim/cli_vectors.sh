@@ -34,6 +34,7 @@ done
 "$HIFSIM" vectors --unit hif8_dot --set N=16 --count 300 --seed 5 --out "$OUT/hif8_exact" > /dev/null
 cmp -s "$OUT/hif8_w8/expected.hex" "$OUT/hif8_exact/expected.hex" && fail "W=8 trunc and exact give the same results"
 grep -q "N=16, W=8, STICKY=0" "$OUT/hif8_w8/README.md" || fail "README does not name the parameters"
+grep -q -- "--set N=16,W=8,STICKY=0 --count 300 --seed 5" "$OUT/hif8_w8/README.md" || fail "README does not give the command that reproduces the vectors"
 
 # Reproducible by seed; another seed, other random vectors.
 "$HIFSIM" vectors --unit nvfp4_dot64 --count 800 --seed 9 --out "$OUT/s9a" > /dev/null

@@ -22,9 +22,14 @@ Commands:
   ci-list                                "<unit> <mutant id>" of each unit's CTest mutant
   emit   --mutant ID --out DIR [--rtl-dir DIR]
                                          write the mutated file to DIR/<file>, print the file name
-  run    [--unit U]... [--mutant ID]... [--build-dir DIR] [--seed N] [--jobs N] [--report FILE]
+  run    [--unit U]... [--mutant ID]... [--build-dir DIR] [--seed N] [--jobs N] [--report FILE] [--resume]
                                          the campaign; prints per-unit scores and writes a Markdown
-                                         table (docs/cosim.md) to FILE if given
+                                         table (docs/cosim.md) to FILE if given. DIR/results.json is
+                                         rewritten after every mutant; --resume keeps its results
+                                         and runs only the mutants it does not have
+  report [--build-dir DIR] [--report FILE]
+                                         the scores and table of DIR/results.json (a campaign that
+                                         was stopped, or several resumed runs)
 
 The unit file lists come from rtl/CMakeLists.txt (HIFSIM_RTL_<unit>), the ones every build reads.
 """
@@ -201,10 +206,12 @@ class UnitBuild:
         return self.unit != "fp32_acc"
 
 
-def run_unit(unit, muts, args):
+def run_unit(unit, muts, args, results, save):
+    """Runs `muts` on `unit`, appending to `results` and calling save() after each mutant (a
+    campaign stopped half-way keeps what it measured; `run --resume` goes on from there)."""
     log = os.path.join(args.build_dir, f"{unit}.log")
     os.makedirs(args.build_dir, exist_ok=True)
-    open(log, "w").close()
+    open(log, "a").close()
     b = UnitBuild(unit, args.build_dir, args.jobs, log)
     print(f"== {unit}: configuring {b.dir}", flush=True)
     b.configure()
@@ -216,14 +223,15 @@ def run_unit(unit, muts, args):
         if rc != 0:
             sys.exit(f"mutate_rtl.py: the unmutated {unit} fails its {model} quick level (exit {rc}: {first}; log: {log})")
     print(f"   baseline builds and passes ({', '.join(models)})", flush=True)
-    results = []
     for m in muts:
         path = os.path.join(b.rtl, m["file"])
         original = open(path).read()
         t0 = time.time()
         try:
+            # From the unit's copy (restored after each mutant), so an edit of rtl/ while the
+            # campaign runs cannot mix two versions of the RTL.
             with open(path, "w") as f:
-                f.write(mutated_text(m, os.path.join(ROOT, "rtl")))
+                f.write(mutated_text(m, b.rtl))
             res = {"id": m["id"], "kind": m["kind"], "what": m["what"], "expect": m["expect"]}
             if not b.build():
                 res.update(result="build-fail", by="")
@@ -243,6 +251,7 @@ def run_unit(unit, muts, args):
             verdict = "equivalent" if res["result"] == "survived" else f"EQUIVALENT BUT {res['result'].upper()}"
         res["verdict"] = verdict
         results.append(res)
+        save()
         print(f"   {m['id']:32} {verdict:12} {res['by'][:90]}  ({res['seconds']} s)", flush=True)
     return results
 
@@ -253,12 +262,16 @@ def score(results):
     return killed, equivalent, len(results)
 
 
+def planned(unit):
+    return sum(1 for m in load_mutants() if unit in m["units"])
+
+
 def markdown(all_results):
-    lines = ["| Unit | Mutants | Killed | Equivalent | Survived | Score (killed / non-equivalent) |",
+    lines = ["| Unit | Mutants run (of the table's) | Killed | Equivalent | Survived | Score (killed / non-equivalent) |",
              "|---|---|---|---|---|---|"]
     for unit, results in all_results.items():
         k, e, n = score(results)
-        lines.append(f"| {unit} | {n} | {k} | {e} | {n - k - e} | {k}/{n - e} |")
+        lines.append(f"| {unit} | {n} of {planned(unit)} | {k} | {e} | {n - k - e} | {k}/{n - e} |")
     lines += ["", "| Unit | Mutant | Kind | Result | Caught by |", "|---|---|---|---|---|"]
     for unit, results in all_results.items():
         for r in results:
@@ -267,24 +280,53 @@ def markdown(all_results):
     return "\n".join(lines) + "\n"
 
 
+def results_path(args):
+    return os.path.join(args.build_dir, "results.json")
+
+
+def load_results(args):
+    path = results_path(args)
+    if not os.path.exists(path):
+        sys.exit(f"mutate_rtl.py: no campaign results in {path}")
+    with open(path) as f:
+        return json.load(f)
+
+
 def cmd_run(args, muts):
     files = unit_files()
     units = args.unit or list(files)
-    all_results = {}
+    all_results = load_results(args) if args.resume and os.path.exists(results_path(args)) else {}
+
+    def save():
+        tmp = results_path(args) + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(all_results, f, indent=1)
+        os.replace(tmp, results_path(args))
+
     for u in units:
         if u not in files:
             sys.exit(f"mutate_rtl.py run: unknown unit {u} (have: {' '.join(files)})")
-        sel = [m for m in muts if u in m["units"] and (not args.mutant or m["id"] in args.mutant)]
+        results = all_results.setdefault(u, [])
+        done = {r["id"] for r in results}
+        sel = [m for m in muts if u in m["units"] and (not args.mutant or m["id"] in args.mutant) and m["id"] not in done]
         if sel:
-            all_results[u] = run_unit(u, sel, args)
+            run_unit(u, sel, args, results, save)
+        elif not results:
+            del all_results[u]
+    return finish(args, all_results)
+
+
+def cmd_report(args, muts):
+    return finish(args, load_results(args))
+
+
+def finish(args, all_results):
     bad = 0
     print("\nper-unit scores (killed / non-equivalent mutants):")
     for u, results in all_results.items():
         k, e, n = score(results)
-        print(f"  {u:22} {k}/{n - e}   ({n} mutants, {e} equivalent)")
+        print(f"  {u:22} {k}/{n - e}   ({n} of the table's {planned(u)} mutants run, {e} equivalent)")
         bad += sum(1 for r in results if r["verdict"] not in ("killed", "equivalent"))
-    with open(os.path.join(args.build_dir, "results.json"), "w") as f:
-        json.dump(all_results, f, indent=1)
     if args.report:
         with open(args.report, "w") as f:
             f.write(markdown(all_results))
@@ -313,9 +355,14 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--report")
+    p.add_argument("--resume", action="store_true")
+    p = sub.add_parser("report")
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build", "mutation"))
+    p.add_argument("--report")
     args = ap.parse_args()
     muts = load_mutants()
-    return {"list": cmd_list, "check": cmd_check, "ci-list": cmd_ci_list, "emit": cmd_emit, "run": cmd_run}[args.cmd](args, muts)
+    return {"list": cmd_list, "check": cmd_check, "ci-list": cmd_ci_list, "emit": cmd_emit, "run": cmd_run,
+            "report": cmd_report}[args.cmd](args, muts)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 // Switching activity of the datapath units on real data (docs/cost.md, "Activity"). A sample of
 // a GEMM's dot operations is run through the bit-exact units (model/datapath) in the order one PE
-// sees them; every component's nets (operands, products, tree nodes, partial sums, shifter and
-// normaliser inputs/outputs, pipeline registers, accumulator state) are recorded per operation,
-// and the Hamming distance between consecutive operations' values is the component's toggle
-// count. Energy = per-toggle energy x toggles, so it differs between formats and between layers.
+// sees them; each unit's net trace (datapath/hw.hpp: operands, products, tree nodes, partial sums,
+// shifter and normaliser inputs/outputs, pipeline registers, accumulator state) reports the
+// values on every component's nets per operation, and the Hamming distance between consecutive
+// operations' values is the component's toggle count. Energy = per-toggle energy x toggles, so it
+// differs between formats and between layers. Nothing here decodes an element or knows a format.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -49,13 +50,14 @@ Activity measure_activity(const UnitSpec& s, const dp::GemmSpec& g, const float*
                           size_t N, const ActivityOptions& o);
 
 // ---- The recorder, exposed for tests (hand-made sequences with known Hamming distances) ----
-class ToggleRecorder {
+class ToggleRecorder : public dp::hw::NetSink {
  public:
   // Starts the values of one operation.
   void begin();
   // Appends a `width`-bit value (two's complement masked to width, width 1..64) to component `comp`.
   void put(const std::string& comp, uint64_t value, int width);
   void put128(const std::string& comp, __int128 value, int width);  // width 1..128
+  void net(const char* comp, __int128 value, int width) override { put128(comp, value, width); }
   // Ends the operation: adds the Hamming distance to the previous operation's values (from the
   // second operation on) into `into`.
   void end(Activity& into);

@@ -10,23 +10,6 @@
 
 namespace hifsim::cost {
 
-const char* cls_name(Cls c) {
-  switch (c) {
-    case Cls::mul: return "mul";
-    case Cls::smul: return "smul";
-    case Cls::add: return "add";
-    case Cls::tree: return "tree";
-    case Cls::shift: return "shift";
-    case Cls::norm: return "norm";
-    case Cls::mux: return "mux";
-    case Cls::max: return "max";
-    case Cls::reg: return "reg";
-    case Cls::fpadd: return "fpadd";
-    case Cls::dec: return "dec";
-  }
-  return "?";
-}
-
 namespace {
 
 int ceil_log2(int n) {

@@ -10,24 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "datapath/hw.hpp"
+
 namespace hifsim::cost {
 
-// Component classes. p1/p2 are the class's two size parameters:
-//   mul    a x b unsigned multiplier          p1 = a, p2 = b
-//   smul   sign-magnitude w x w product -> (2w+1)-bit two's complement   p1 = w
-//   add    w-bit adder (also subtractor, incrementer, comparator)   p1 = w
-//   tree   sum of n signed w-bit terms        p1 = n, p2 = w
-//   shift  logarithmic shifter, w-bit input, s levels (shift range 2^s)   p1 = w, p2 = s
-//   norm   leading-zero count + normalising left shift of w bits   p1 = w
-//   mux    n:1 multiplexer of w bits           p1 = w, p2 = n
-//   max    maximum of n unsigned w-bit values  p1 = n, p2 = w
-//   reg    register (flip-flops)              p1 = bits
-//   dec    element decoder of a format, p1 = 0: E2M1 (FP4) magnitude -> half units,
-//          p1 = 1: HiF8 code -> significand + exponent (rtl/probes/cost_probe_dec_*.sv)
-//   fpadd  the FP32-family accumulator adder (rtl/fp32_acc.sv without its register), fitted to the
-//          fp32_acc synthesis rows directly        p1 = mantissa bits, p2 = 1 for round-toward-zero
-enum class Cls { mul, smul, add, tree, shift, norm, mux, max, reg, fpadd, dec };
-const char* cls_name(Cls c);
+// Component classes: the structural classes of the hardware descriptions (datapath/hw.hpp lists
+// them with their size parameters). Each has a closed-form area here.
+using Cls = dp::hw::Kind;
+inline const char* cls_name(Cls c) { return dp::hw::kind_name(c); }
 
 struct AreaCoeffs {
   // mul(a,b)  = mul_ab*a*b - mul_lin*(a+b) + mul_c   (every stored coefficient is >= 0)

@@ -27,38 +27,23 @@ std::string ge(double v) {
   return (n < 0 ? "-" : "") + o;
 }
 
-std::string widths(const UnitSpec& s) {
-  const std::string n = fmt::format_info(s.format).name;
-  if (s.format == fmt::Format::hif8 || s.format == fmt::Format::bf16)
-    return n + " x" + std::to_string(s.lanes) + ", W=" + std::to_string(s.align_width) +
-           (s.format == fmt::Format::hif8 && s.align_width == dp::kHif8ExactWidth ? " (exact)"
-            : s.policy == dp::AlignPolicy::sticky                                 ? " sticky"
-                                                                                  : " trunc");
-  return n + " x" + std::to_string(s.lanes);
-}
-
-// The Yosys synthesis of exactly this unit: the combinational module (STAGES=0 given explicitly;
-// a row without STAGES was synthesised at the module's default depth, with pipeline registers)
-// with the same lanes, window and sticky policy for the aligned units. -1 when the snapshot has
-// no such row (the report then shows "-", never a row of other parameters).
-double measured_rtl(const std::vector<SynthRow>& rows, const UnitSpec& s, const std::string& fmt_name, double tpg) {
-  const auto param = [](const SynthRow& r, const char* k, int dflt) {
-    const auto it = r.params.find(k);
-    return it == r.params.end() ? dflt : it->second;
-  };
-  const bool aligned = s.format == fmt::Format::hif8 || s.format == fmt::Format::bf16;
+// The Yosys synthesis of exactly this unit: the row of its RTL top whose parameters (given, or the
+// module's defaults) all equal the unit's, STAGES=0 included (a row without STAGES was synthesised
+// at the module's default depth, with pipeline registers). -1 when the snapshot has no such row
+// (the report then shows "-", never a row of other parameters).
+double measured_rtl(const std::vector<SynthRow>& rows, const dp::hw::UnitDesc& d, double tpg) {
+  const std::vector<dp::hw::RtlParam> defaults = dp::hw::rtl_defaults(d.rtl_top);
   for (const auto& r : rows) {
-    if (r.module.rfind(fmt_name + "_dot", 0) != 0) continue;
-    if (param(r, "STAGES", -1) != 0) continue;
-    if (aligned) {
-      // RTL W=0 is HiF8's exact window (kHif8ExactWidth bits); bf16_dot64 has 64 lanes.
-      const int w = param(r, "W", s.format == fmt::Format::hif8 ? 0 : 64);
-      const size_t w_bits = w == 0 ? dp::kHif8ExactWidth : static_cast<size_t>(w);
-      const size_t n = s.format == fmt::Format::hif8 ? static_cast<size_t>(param(r, "N", 64)) : 64;
-      const bool sticky = param(r, "STICKY", 0) != 0;
-      if (n != static_cast<size_t>(s.lanes) || w_bits != static_cast<size_t>(s.align_width) || sticky != (s.policy == dp::AlignPolicy::sticky)) continue;
+    if (r.module != d.rtl_top) continue;
+    bool same = true;
+    for (const dp::hw::RtlParam& p : d.rtl_params) {
+      int v = p.value - 1;  // a parameter the module does not have never matches
+      for (const dp::hw::RtlParam& x : defaults)
+        if (x.name == p.name) v = x.value;
+      if (const auto it = r.params.find(p.name); it != r.params.end()) v = it->second;
+      same = same && v == p.value;
     }
-    return r.transistors / tpg;
+    if (same) return r.transistors / tpg;
   }
   return -1;
 }
@@ -77,17 +62,18 @@ std::vector<UnitCompareRow> compare_units(const CostTables& t, const std::vector
     s.acc = dp::AccSpec{};                 // FP32 RNE
     UnitSpec s3 = s;                       // the PE view: three register ranks (as hif4_dot64 STAGES=3)
     s3.stages = 3;
-    const auto dot = dot_inventory(s);
+    const dp::hw::UnitDesc desc = dp::hw::describe_dot(s);
+    const auto dot = dp::hw::inventory(desc);
     const auto acc = acc_inventory(s);
     UnitCompareRow r;
     r.format = fmt::format_info(f).name;
     r.lanes = s.lanes;
-    r.config = widths(s);
+    r.config = desc.label;
     r.total_ge = inventory_ge(t.coeffs, dot);
     r.baseline_ge = inventory_ge(t.coeffs, dot, true);
     r.incremental_ge = r.total_ge - r.baseline_ge;
     r.acc_ge = inventory_ge(t.coeffs, acc);
-    r.measured_ge = measured_rtl(synth, s, r.format, tpg);
+    r.measured_ge = measured_rtl(synth, desc, tpg);
     dp::GemmSpec g;
     g.format = f;
     double wsum = 0;
@@ -109,10 +95,10 @@ std::vector<UnitCompareRow> compare_units(const CostTables& t, const std::vector
       const Component& c = dot[i];
       UnitCompareRow::Part pt;
       pt.name = c.name;
-      pt.shape = std::to_string(c.count) + " x " + cls_name(c.cls) + "(" + std::to_string(c.p1) +
+      pt.shape = std::to_string(c.count) + " x " + cls_name(c.kind) + "(" + std::to_string(c.p1) +
                  (c.p2 ? "," + std::to_string(c.p2) : std::string()) + ")";
       pt.what = c.what;
-      pt.ge = c.count * component_ge(t.coeffs, c.cls, c.p1, c.p2);
+      pt.ge = c.count * component_ge(t.coeffs, c.kind, c.p1, c.p2);
       pt.pj = bd[i].second;
       pt.alpha = act.alpha(c.name);
       pt.baseline = c.baseline;
@@ -122,12 +108,12 @@ std::vector<UnitCompareRow> compare_units(const CostTables& t, const std::vector
     r.acc_pj = ops_energy_pj(t, acc, &act);
     std::vector<Component> pipes;
     for (const auto& c : dot_inventory(s3))
-      if (c.cls == Cls::reg) pipes.push_back(c);
+      if (c.kind == Cls::reg) pipes.push_back(c);
     r.pipe_pj = ops_energy_pj(t, pipes, &act);
     Component opr;
     opr.name = "in.operands";
-    opr.cls = Cls::reg;
-    opr.p1 = 2 * operand_bits(f, s.lanes);
+    opr.kind = Cls::reg;
+    opr.p1 = 2 * desc.operand_bits;
     r.operand_pj = ops_energy_pj(t, {opr}, &act);
     r.alpha_products = act.alpha("s1.prod");
     r.dots = act.dots;

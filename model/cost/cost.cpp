@@ -36,7 +36,7 @@ double ops_energy_pj(const CostTables& t, const std::vector<Component>& inv, con
   double total_fj = 0;
   for (const Component& c : inv) {
     double fj;
-    if (c.cls == Cls::reg) {
+    if (c.kind == Cls::reg) {
       const double bits = static_cast<double>(c.p1) * c.count;
       const double tog = act ? act->toggles_per_dot(c.name) : bits * un;
       if (act && std::fabs(act->bits_per_dot(c.name) - bits) > 0.5)
@@ -46,7 +46,7 @@ double ops_energy_pj(const CostTables& t, const std::vector<Component>& inv, con
       fj = t.energy.at("e_ff_toggle") * tog + t.energy.at("e_ff_clock") * bits;
     } else {
       const double alpha = act ? act->alpha(c.name) : un;
-      fj = e_class(t, c.cls) * c.count * component_ge(t.coeffs, c.cls, c.p1, c.p2) * alpha;
+      fj = e_class(t, c.kind) * c.count * component_ge(t.coeffs, c.kind, c.p1, c.p2) * alpha;
     }
     total_fj += fj;
     if (breakdown) breakdown->emplace_back(c.name, fj * 1e-3);
@@ -88,7 +88,7 @@ void fill_area(const CostTables& t, const cfg::UnitConfig& u, CostReport& r) {
   logic("pe.dot_units", P * r.dot_unit_ge, std::to_string(r.pes) + " x " + fmt_g(r.dot_unit_ge, 6) + " GE");
   logic("pe.pipeline_regs", P * r.pipeline_reg_ge, std::to_string(s.stages) + " register ranks per PE");
   logic("pe.accumulators", P * r.accumulator_ge, "FP32-family adder + register per PE");
-  const int ob = operand_bits(u.format, s.lanes);
+  const int ob = operand_bits(s);
   double opregs = 0;
   std::string opnote = "broadcast, output-stationary: none";
   if (u.interconnect == cfg::Interconnect::systolic) {
@@ -148,7 +148,7 @@ CostReport evaluate(const CostTables& t, const cfg::UnitConfig& u, const perf::A
   r.acc_add_pj = ops_energy_pj(t, acc, &act);
   const double un = t.energy.at("unmeasured_activity");
   const double fft = t.energy.at("e_ff_toggle") * 1e-3;  // pJ
-  const int ob = operand_bits(u.format, s.lanes);
+  const int ob = operand_bits(s);
   auto item = [&](const std::string& group, const std::string& name, const std::string& action, double count, double pj_each,
                   const std::string& note) {
     r.energy.push_back({group, name, action, count, pj_each, count * pj_each, note});
@@ -156,7 +156,7 @@ CostReport evaluate(const CostTables& t, const cfg::UnitConfig& u, const perf::A
   auto A = [&](const char* n) { return static_cast<double>(a.get(n)); };
   item("compute", "dot_units", "pe.dot_ops", A("pe.dot_ops"), r.dot_pj, "measured activity");
   item("compute", "accumulators", "acc.adds", A("acc.adds"), r.acc_add_pj, "measured activity");
-  item("compute", "acc_loads", "acc.loads", A("acc.loads"), fft * (9 + (s.acc.kind == dp::AccSpec::fp32 ? 23 : s.acc.mant_bits)) * un,
+  item("compute", "acc_loads", "acc.loads", A("acc.loads"), fft * dp::hw::acc_register_bits(s.acc) * un,
        "register load at unmeasured_activity");
   item("compute", "epilogue_muls", "acc.epilogue_muls", A("acc.epilogue_muls"), t.energy.at("fp32_mul_pj"), "per-op FP32 multiply");
   item("compute", "residual_adds", "acc.residual_adds", A("acc.residual_adds"), t.energy.at("fp32_add_pj"), "per-op FP32 add");

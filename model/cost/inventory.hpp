@@ -1,52 +1,34 @@
 // Component inventories of the matrix-unit datapaths (docs/cost.md, "Component inventories"):
-// every dot-product unit, accumulator and quantizer as a list of components (class + bit widths
-// + count), derived from the stage tables of docs/datapath.md. The area of a unit is the sum of
-// its components' areas; its energy per operation is the sum of each component's energy at the
-// activity measured on its nets (activity.hpp uses the same component names).
+// the hardware descriptions of model/datapath (datapath/hw.hpp: every unit's components, widths,
+// counts and pipeline ranks, written once next to its bit-exact model) as lists the cost model
+// prices. The area of a unit is the sum of its components' areas; its energy per operation is
+// the sum of each component's energy at the activity measured on its nets (activity.hpp). Nothing
+// here knows a format: a unit's structure comes from its description.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/unit_config.hpp"
 #include "cost/area.hpp"
 #include "datapath/accumulator.hpp"
-#include "datapath/aligned_dot.hpp"
-#include "formats/format.hpp"
+#include "datapath/hw.hpp"
 
 namespace hifsim::cost {
 
-// Extra class beyond area.hpp: the FP32-family accumulator adder, area fitted directly to the
-// fp32_acc RTL rows (p1 = mantissa bits, p2 = 1 for round-toward-zero).
-struct Component {
-  std::string name;      // "s1.prod": stage and role; activity.cpp records nets under this name
-  Cls cls = Cls::add;
-  int p1 = 0, p2 = 0;
-  int count = 1;
-  bool baseline = false; // provided by the shared FP8/INT8 dot-product baseline (see docs/cost.md)
-  bool per_lane = false; // one per element lane (scaled for the half-width 2:4 residual unit)
-  std::string what;      // one line for reports
-};
+using Component = dp::hw::Component;
 
-// What the cost model needs to know about a unit's datapath.
-struct UnitSpec {
-  fmt::Format format = fmt::Format::hif4;
-  int lanes = 64;                 // elements per dot operation
-  int align_width = 0;            // hif8/bf16: window bits W actually built (exact -> Wexact)
-  dp::AlignPolicy policy = dp::AlignPolicy::trunc;
-  int stages = 3;                 // dot-unit register ranks, 0..5 (pipeline_depth - 1)
+// What the cost model needs to know about a unit's datapath: the dot unit's parameters
+// (format, lanes, window, register ranks) and the accumulator.
+struct UnitSpec : dp::hw::DotParams {
   dp::AccSpec acc;
 };
 // From a unit config. Throws hifsim::Error(config, field, reason) for what the cost model does
-// not cover (pipeline_depth > 6, a Kulisch accumulator).
+// not cover (more register ranks than the unit's RTL has, a Kulisch accumulator, a window the
+// activity trace cannot follow).
 UnitSpec unit_spec(const cfg::UnitConfig& u);
 // The same unit with its own defaults (used by the unit comparison): format, lanes, stages.
 UnitSpec default_unit_spec(fmt::Format f, int stages);
-
-// Register ranks: candidate cut points c1..c5 (after the products, after the group sums, after
-// the cross-group reduction, before the final normalisation, output register) and which of
-// them a unit with `stages` ranks has (the hif4_dot64 RTL's table, docs/cosim.md).
-bool has_cut(int stages, int cut);  // cut in 1..5
-int cut_bits(const UnitSpec& s, int cut);
 
 std::vector<Component> dot_inventory(const UnitSpec& s);        // incl. pipeline registers "pipe.cK"
 std::vector<Component> acc_inventory(const UnitSpec& s);        // "acc.fpadd" + "acc.reg"
@@ -59,6 +41,19 @@ double inventory_ge(const AreaCoeffs& c, const std::vector<Component>& inv, bool
                     bool exclude_regs = false);
 
 // Bits of one operand of one dot operation (elements + block metadata).
-int operand_bits(fmt::Format f, int lanes);
+int operand_bits(const UnitSpec& s);
+
+// `hifsim cost --inventory`: one row per component of a unit (its pipeline ranks included),
+// with the area of one instance and of all of them.
+struct InventoryRow {
+  std::string unit, parameters;  // RTL top and NAME=VALUE;... as scripts/synth.sh writes them
+  Component c;
+  int cut = 0;                   // 1.. for a pipeline rank "pipe.c<k>", else 0
+  std::string after;             // the stage a rank follows
+  double ge_each = 0, ge = 0;
+};
+std::vector<InventoryRow> inventory_rows(const AreaCoeffs& c, const std::string& unit,
+                                         const std::vector<std::pair<std::string, int>>& params);
+std::string inventory_csv(const std::vector<InventoryRow>& rows);
 
 }  // namespace hifsim::cost

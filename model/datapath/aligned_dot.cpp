@@ -97,7 +97,7 @@ DotResult aligned_sum(int n, const uint32_t* psig, const int16_t* pexp, const ui
     }
     if (sticky && dropped) t |= 1;
     if (st) {
-      st->term[k] = static_cast<uint64_t>(t);
+      st->term[k] = t;
       st->dropped[k] = dropped;
     }
     S += pneg[k] ? -static_cast<i128>(t) : static_cast<i128>(t);
@@ -121,6 +121,7 @@ DotResult finish(int n, Products& p, int pbits, const AlignSpec& spec, AlignedDo
   }
   DotResult r;
   if (p.sp.any()) {
+    if (st) aligned_sum(n, p.sig, p.exp, p.neg, pbits, spec, st);  // the stage values only
     r.exact = p.sp.result();
     r.value = round_to_float(r.exact);
   } else {

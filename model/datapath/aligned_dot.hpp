@@ -34,10 +34,11 @@ struct AlignedDotStages {
   std::vector<uint8_t> pneg;
   int emax = 0;                  // s2
   int lsb = 0;                   // s3: L (weight of the window LSB; sticky adds one bit below)
-  std::vector<uint64_t> term;    // s3: aligned magnitudes (their low 64 bits)
+  std::vector<u128> term;        // s3: aligned magnitudes (window + sticky bit, <= 121 bits)
   std::vector<uint8_t> dropped;  // s3: some bit fell below the window
   i128 sum = 0;                  // s4
-  bool special = false;
+  bool special = false;          // NaN / Inf: the result is the special; the stages still hold the
+                                 // datapath's values (special lanes enter the sum as zero), as in the RTL
   uint32_t out_bits = 0;         // s5
 };
 

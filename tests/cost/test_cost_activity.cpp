@@ -119,12 +119,12 @@ TEST(CostActivity, EveryComponentIsMeasuredAndRegisterWidthsMatchTheInventory) {
       const std::string n = fmt::format_info(f).name;
       for (const auto& c : dot_inventory(s)) {
         ASSERT_TRUE(a.has(c.name)) << n << " " << c.name;
-        if (c.cls == Cls::reg) {
+        if (c.kind == Cls::reg) {
           EXPECT_EQ(a.bits_per_dot(c.name), c.p1) << n << " " << c.name << " stages " << stages;
         }
       }
       for (const auto& c : acc_inventory(s)) ASSERT_TRUE(a.has(c.name)) << n << " " << c.name;
-      EXPECT_EQ(a.bits_per_dot("in.operands"), 2 * operand_bits(f, s.lanes)) << n;
+      EXPECT_EQ(a.bits_per_dot("in.operands"), 2 * operand_bits(s)) << n;
       EXPECT_GT(ops_energy_pj(t, dot_inventory(s), &a), 0) << n;
     }
   }

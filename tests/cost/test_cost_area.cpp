@@ -179,14 +179,14 @@ TEST(CostArea, RegisterRanksFollowTheHif4RtlTable) {
   const UnitSpec s = default_unit_spec(fmt::Format::hif4, 3);
   int bits = 0;
   for (const auto& c : dot_inventory(s))
-    if (c.cls == Cls::reg) bits += c.p1 * c.count;
+    if (c.kind == Cls::reg) bits += c.p1 * c.count;
   EXPECT_EQ(bits, 191);
   const auto rows = read_synth_csv(T().synth_csv);
   for (const auto& r : rows)
     if (r.module == "hif4_dot64" && r.params.at("STAGES") >= 1) {
       int b = 0;
       for (const auto& c : dot_inventory(default_unit_spec(fmt::Format::hif4, r.params.at("STAGES"))))
-        if (c.cls == Cls::reg) b += c.p1 * c.count;
+        if (c.kind == Cls::reg) b += c.p1 * c.count;
       // + one valid bit per rank; Yosys drops up to 2 constant flops of the output register (STAGES=5).
       EXPECT_NEAR(static_cast<double>(b + r.params.at("STAGES")), static_cast<double>(r.flip_flops), 2.0) << r.parameters;
     }

@@ -1,0 +1,142 @@
+#include "datapath/hw.hpp"
+
+#include "datapath/gemm.hpp"
+#include "util/error.hpp"
+
+namespace hifsim::dp::hw {
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::mul: return "mul";
+    case Kind::smul: return "smul";
+    case Kind::add: return "add";
+    case Kind::tree: return "tree";
+    case Kind::shift: return "shift";
+    case Kind::norm: return "norm";
+    case Kind::mux: return "mux";
+    case Kind::max: return "max";
+    case Kind::reg: return "reg";
+    case Kind::fpadd: return "fpadd";
+    case Kind::dec: return "dec";
+  }
+  return "?";
+}
+
+bool UnitDesc::cut_on(int k) const {
+  if (stages < 0 || stages > max_stages())
+    throw Error(rtl_top.empty() ? label : rtl_top, "STAGES",
+                "has 0.." + std::to_string(max_stages()) + " register ranks, got " + std::to_string(stages));
+  if (k < 1 || k > static_cast<int>(cuts.size())) throw Error(rtl_top, "cut", "no cut point " + std::to_string(k));
+  return (cut_masks[static_cast<size_t>(stages)] >> (k - 1)) & 1u;
+}
+
+std::vector<Component> inventory(const UnitDesc& d) {
+  std::vector<Component> v = d.parts;
+  for (int k = 1; k <= static_cast<int>(d.cuts.size()); ++k) {
+    if (!d.cut_on(k)) continue;
+    Component c;
+    c.name = "pipe.c" + std::to_string(k);
+    c.kind = Kind::reg;
+    c.p1 = d.cuts[static_cast<size_t>(k - 1)].bits;
+    c.what = "pipeline register rank c" + std::to_string(k);
+    v.push_back(c);
+  }
+  return v;
+}
+
+void put_cut(NetSink& s, const UnitDesc& d, int k, const std::vector<Field>& fields) {
+  if (!d.cut_on(k)) return;
+  const std::string name = "pipe.c" + std::to_string(k);
+  int bits = 0;
+  for (const auto& [v, w] : fields) {
+    s.net(name.c_str(), v, w);
+    bits += w;
+  }
+  if (bits != d.cuts[static_cast<size_t>(k - 1)].bits)
+    throw Error(d.rtl_top, name,
+                "the trace reports " + std::to_string(bits) + " bits, the description has " +
+                    std::to_string(d.cuts[static_cast<size_t>(k - 1)].bits) + " (internal inconsistency)");
+}
+
+i128 put_tree(NetSink& s, const char* comp, std::vector<i128> v, int w) {
+  for (const i128 x : v) s.net(comp, x, w);
+  while (v.size() > 1) {
+    ++w;
+    std::vector<i128> next;
+    for (size_t i = 0; i + 1 < v.size(); i += 2) next.push_back(v[i] + v[i + 1]);
+    if (v.size() % 2) next.push_back(v.back());
+    for (const i128 x : next) s.net(comp, x, w);
+    v.swap(next);
+  }
+  return v.front();
+}
+
+void put_fp32_conversion(NetSink& s, const char* abs_n, const char* norm_n, const char* round_n, const char* exp_n,
+                         i128 sum, int sum_bits, int exp_in, int exp_bits, uint32_t out) {
+  const u128 mag = sum < 0 ? static_cast<u128>(-sum) : static_cast<u128>(sum);
+  s.net(abs_n, sum, sum_bits);
+  s.net(abs_n, static_cast<i128>(mag), sum_bits - 1);
+  s.net(norm_n, static_cast<i128>(mag), sum_bits - 1);
+  // The truncated 24-bit significand (before rounding).
+  int lead = -1;
+  for (int b = 127; b >= 0; --b)
+    if ((mag >> b) & 1) {
+      lead = b;
+      break;
+    }
+  const uint64_t trunc = lead < 0 ? 0 : static_cast<uint64_t>(lead >= 23 ? (mag >> (lead - 23)) : (mag << (23 - lead)));
+  s.net(norm_n, trunc, 24);
+  if (round_n) {
+    s.net(round_n, trunc, 24);
+    s.net(round_n, out & 0x7FFFFF, 23);
+  }
+  s.net(exp_n, exp_in, exp_bits);
+  s.net(exp_n, (out >> 23) & 0xFF, 8);
+}
+
+// ---- the dot units of the tensor formats ----
+
+extern const DotUnit kHif4Dot64;
+extern const DotUnit kNvfp4Dot64;
+extern const DotUnit kMxfp4Dot64;
+extern const DotUnit kMxfp8Dot32;
+extern const DotUnit kAlignedDot;
+
+const DotUnit& dot_unit(fmt::Format f) {
+  using fmt::Format;
+  static const std::pair<Format, const DotUnit*> table[] = {
+      {Format::hif4, &kHif4Dot64},       {Format::nvfp4, &kNvfp4Dot64},     {Format::mxfp4, &kMxfp4Dot64},
+      {Format::mxfp8_e4m3, &kMxfp8Dot32}, {Format::mxfp8_e5m2, &kMxfp8Dot32}, {Format::fp8_e4m3, &kMxfp8Dot32},
+      {Format::fp8_e5m2, &kMxfp8Dot32},   {Format::hif8, &kAlignedDot},      {Format::bf16, &kAlignedDot},
+  };
+  for (const auto& [g, u] : table)
+    if (g == f) return *u;
+  throw Error("cost", fmt::format_info(f).name, "has no dot-product unit in the cost model");
+}
+
+UnitDesc describe_dot(const DotParams& p) { return dot_unit(p.format).describe(p); }
+
+namespace {
+DotParams params_of(fmt::Format f, int lanes, const AlignSpec& a, int stages) {
+  DotParams p;
+  p.format = f;
+  p.lanes = lanes;
+  p.policy = a.policy;
+  p.align_width = a.width;
+  // W = 0 is the exact window: the unit builds the window that never drops a bit.
+  if (f == fmt::Format::hif8 && a.width == 0) p.align_width = kHif8ExactWidth;
+  if (f == fmt::Format::bf16 && a.width == 0) p.align_width = kBf16ExactWidth;
+  p.stages = stages;
+  return p;
+}
+}  // namespace
+
+DotParams dot_params(const GemmSpec& g, int stages) { return params_of(g.format, dot_width(g), effective_align(g), stages); }
+
+DotParams default_dot_params(fmt::Format f, int stages) {
+  GemmSpec g;
+  g.format = f;
+  return params_of(f, dot_width(g), default_align(f), stages);
+}
+
+}  // namespace hifsim::dp::hw

@@ -62,16 +62,17 @@ module hif4_dot64 #(
   localparam int WFRAC = WMAG - 1;      // normalised |big| without its leading one
   localparam int WSIDE = 1 + WX + WSS;  // {nan, X, SS} carried from s5 to s6/s7
 
-  if (STAGES < 0 || STAGES > 5) begin : g_bad_stages
+  if (!hifsim_pkg::hif4_dot64_stages_ok(STAGES)) begin : g_bad_stages
     $error("hif4_dot64: STAGES must be in 0..5");
   end
 
-  // Cut points selected by STAGES (see the table above).
-  localparam bit CUT_S1 = (STAGES >= 4);
-  localparam bit CUT_S2 = (STAGES >= 2);
-  localparam bit CUT_S4 = (STAGES == 1) || (STAGES >= 3);
-  localparam bit CUT_S6 = (STAGES >= 2);
-  localparam bit CUT_S7 = (STAGES >= 5);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::hif4_dot64_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_S1 = hifsim_pkg::hif4_dot64_cut(STAGES, 1);
+  localparam bit CUT_S2 = hifsim_pkg::hif4_dot64_cut(STAGES, 2);
+  localparam bit CUT_S4 = hifsim_pkg::hif4_dot64_cut(STAGES, 3);
+  localparam bit CUT_S6 = hifsim_pkg::hif4_dot64_cut(STAGES, 4);
+  localparam bit CUT_S7 = hifsim_pkg::hif4_dot64_cut(STAGES, 5);
 
   // ------------------------------------------------------------------------------------
   // Stage 1 (combinational): s0, s1 and s5.

@@ -57,17 +57,19 @@ module hif4_quantizer #(
   localparam int WPEAK = 16*WV + 8*WV + WV;      // {Vmax, V8, V16}
   localparam int WSC = 8 + 8 + 7;                // {rexp, RS, E6M2}
 
-  if (STAGES < 0 || STAGES > 4) begin : g_bad_stages
+  if (!hifsim_pkg::hif4_quantizer_stages_ok(STAGES)) begin : g_bad_stages
     $error("hif4_quantizer: STAGES must be in 0..4");
   end
   if (ELEM_RNE < 0 || ELEM_RNE > 1 || CMP_BF16 < 0 || CMP_BF16 > 1 || INF_TO_NAN < 0 || INF_TO_NAN > 1) begin : g_bad_opts
     $error("hif4_quantizer: ELEM_RNE, CMP_BF16 and INF_TO_NAN must be 0 or 1");
   end
 
-  localparam bit CUT_Q1 = (STAGES >= 2);
-  localparam bit CUT_Q2 = (STAGES == 1) || (STAGES >= 3);
-  localparam bit CUT_Q3 = (STAGES >= 2);
-  localparam bit CUT_Q4 = (STAGES >= 4);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::hif4_quantizer_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_Q1 = hifsim_pkg::hif4_quantizer_cut(STAGES, 1);
+  localparam bit CUT_Q2 = hifsim_pkg::hif4_quantizer_cut(STAGES, 2);
+  localparam bit CUT_Q3 = hifsim_pkg::hif4_quantizer_cut(STAGES, 3);
+  localparam bit CUT_Q4 = hifsim_pkg::hif4_quantizer_cut(STAGES, 4);
 
   // Threshold compare of a peak V (BF16 magnitude) times REC against 2^t: the exact product
   // V * RS * 2^(eV + rexp) is >= 2^t, or (CMP_BF16) rounds up to 2^t in BF16.

@@ -71,14 +71,16 @@ module hifsim_aligned_dot #(
   if ((EXACT && FMT != 0) || (!EXACT && (W < P || W > 120))) begin : g_bad_w
     $error("hifsim_aligned_dot: W must be 0 (HiF8 only) or in P..120 (P = 8 for HiF8, 16 for BF16)");
   end
-  if (STAGES < 0 || STAGES > 4) begin : g_bad_stages
+  if (!hifsim_pkg::aligned_dot_stages_ok(STAGES)) begin : g_bad_stages
     $error("hifsim_aligned_dot: STAGES must be in 0..4");
   end
 
-  localparam bit CUT_S1 = (STAGES >= 2);
-  localparam bit CUT_S2 = (STAGES >= 3);
-  localparam bit CUT_S4 = (STAGES >= 1);
-  localparam bit CUT_S5 = (STAGES >= 4);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::aligned_dot_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_S1 = hifsim_pkg::aligned_dot_cut(STAGES, 1);
+  localparam bit CUT_S2 = hifsim_pkg::aligned_dot_cut(STAGES, 2);
+  localparam bit CUT_S4 = hifsim_pkg::aligned_dot_cut(STAGES, 3);
+  localparam bit CUT_S5 = hifsim_pkg::aligned_dot_cut(STAGES, 4);
 
   // Element decode in the common form {nan, inf, neg, sig (SIGW), exp (EXPW, signed)}.
   function automatic logic [3+SIGW+EXPW-1:0] dec(input logic [EW-1:0] c);

@@ -1,8 +1,11 @@
 // hifsim_pkg: the one package of shared constants for the hifsim RTL.
 //
-// Every constant here mirrors a value of the C++ golden model (model/formats, model/datapath)
-// or of docs/datapath.md. The test `cosim.pkg_constants` (cosim/common/test_pkg_constants.cpp)
-// parses this file and compares each constant with the C++ value: edit both together.
+// Two parts. The format facts (FP32, the HiF4 unit layout, element and scale codes, the quantizer's
+// constants) are written here; the test `cosim.pkg_constants` (cosim/common/test_pkg_constants.cpp)
+// parses this file and compares each constant with the C++ value. The datapath units' stage widths,
+// bounds and pipeline cut rules (one function per unit, as cvfpu's fpnew_pkg derives every width
+// from its format table) are generated from the units' hardware descriptions in model/datapath
+// (`hifsim units --update rtl/hifsim_pkg.sv`); test hw.generated_files fails when they differ.
 //
 // Yosys 0.23 / Verilator 5.006 subset (../shared/reference/toolchain.md section 5): use the
 // constants as hifsim_pkg::NAME (no `import hifsim_pkg::*`).
@@ -29,29 +32,6 @@ package hifsim_pkg;
   localparam logic [7:0]  E6M2_NAN       = 8'hFF;
   localparam logic [7:0]  E6M2_MAX       = 8'hFE;
 
-  // ---- HiF4 dot product: stage widths (docs/datapath.md section 1) ----
-  localparam int HIF4_W_A       = 5;   // s0 a[k] = +-(m << E1_16), sign + 4-bit magnitude
-  localparam int HIF4_W_P       = 9;   // s1 p[k] = aA * aB, two's complement
-  localparam int HIF4_W_GROUP   = 12;  // s2 P[i] = sum of 8 products
-  localparam int HIF4_W_SHIFTED = 14;  // s3 Q[i] = P[i] << (E1_8A + E1_8B)
-  localparam int HIF4_W_I       = 17;  // s4 I = sum of Q[i]
-  localparam int HIF4_W_SS      = 6;   // s5 SS = (4+MA)(4+MB), unsigned
-  localparam int HIF4_W_X       = 8;   // s5 X = EA + EB - 104, two's complement
-  localparam int HIF4_W_BIG     = 23;  // s6 big = I * SS
-  localparam int HIF4_EXP_OFFSET = 104;  // 48 + 48 + 4 + 4
-
-  // ---- HiF4 dot product: stage bounds (Hif4DotBounds in model/datapath/hif4_dot.hpp) ----
-  localparam int HIF4_MAX_A        = 14;
-  localparam int HIF4_MAX_P        = 196;
-  localparam int HIF4_MAX_GROUP    = 1568;
-  localparam int HIF4_MAX_SHIFTED  = 6272;
-  localparam int HIF4_MAX_I        = 50176;
-  localparam int HIF4_MAX_BIG      = 2458624;
-  localparam int HIF4_SS_MIN       = 16;
-  localparam int HIF4_SS_MAX       = 49;
-  localparam int HIF4_X_MIN        = -104;
-  localparam int HIF4_X_MAX        = 22;
-
   // ---- element and scale codes (model/datapath/element.hpp, model/formats/scales.hpp) ----
   localparam logic [7:0]  E4M3_NAN_MAG   = 8'h7F;   // 0x7F / 0xFF
   localparam logic [7:0]  E8M0_NAN       = 8'hFF;
@@ -59,17 +39,42 @@ package hifsim_pkg;
   localparam logic [7:0]  HIF8_NAN       = 8'h80;
   localparam logic [7:0]  HIF8_INF_MAG   = 8'h6F;   // 0x6F / 0xEF
 
-  // ---- NVFP4 64-element dot product (docs/datapath.md section 2; Nvfp4DotBounds) ----
-  localparam int NV_SUBBLOCKS    = 4;    // 16 elements each, one E4M3 scale per operand
-  localparam int NV_W_P          = 9;    // s1 p[k] = aA * aB (quarter units), two's complement
-  localparam int NV_W_SUB        = 13;   // s2 S[j] = sum of 16 products
-  localparam int NV_W_SS         = 8;    // s3 ss[j] = sigA * sigB, unsigned
-  localparam int NV_W_TT         = 6;    // s3 tt[j] = tA + tB, two's complement
-  localparam int NV_W_PARTIAL    = 20;   // s4 P[j] = S[j] * ss[j], |P| <= 518400 < 2^19
-  localparam int NV_W_ALIGNED    = 48;   // s5 Q[j] = P[j] << (tt[j] + 18), |Q| <= 518400 * 2^28 < 2^47
-  localparam int NV_W_TOTAL      = 50;   // s6 T = sum of Q[j], |T| < 2^49
-  localparam int NV_ALIGN_OFFSET = 18;   // shift = tt + 18 (0..28)
-  localparam int NV_LSB_EXP      = -20;  // s7 out = RNE_fp32(T * 2^-20)
+  // ---- BEGIN generated: the datapath units' widths, bounds and pipeline cut rules ----
+  // From the unit descriptions (model/datapath/*_hw.cpp): edit those, then run
+  // `hifsim units --update rtl/hifsim_pkg.sv`; test hw.generated_files fails while this differs.
+
+  // hif4_dot64: stage widths and bounds (docs/datapath.md)
+  localparam int HIF4_W_A         = 5;      // s0 a[k] = +-(m << E1_16), sign + magnitude
+  localparam int HIF4_W_P         = 9;      // s1 p[k] = aA * aB, two's complement
+  localparam int HIF4_W_GROUP     = 12;     // s2 P[i] = sum of 8 products
+  localparam int HIF4_W_SHIFTED   = 14;     // s3 Q[i] = P[i] << (E1_8A + E1_8B)
+  localparam int HIF4_W_I         = 17;     // s4 I = sum of Q[i]
+  localparam int HIF4_W_SS        = 6;      // s5 SS = (4+MA)(4+MB), unsigned
+  localparam int HIF4_W_X         = 8;      // s5 X = EA + EB - 104, two's complement
+  localparam int HIF4_W_BIG       = 23;     // s6 big = I * SS
+  localparam int HIF4_EXP_OFFSET  = 104;    // X = EA + EB - HIF4_EXP_OFFSET (48 + 48 + 4 + 4)
+  localparam int HIF4_MAX_A       = 14;
+  localparam int HIF4_MAX_P       = 196;
+  localparam int HIF4_MAX_GROUP   = 1568;
+  localparam int HIF4_MAX_SHIFTED = 6272;
+  localparam int HIF4_MAX_I       = 50176;
+  localparam int HIF4_MAX_BIG     = 2458624;
+  localparam int HIF4_SS_MIN      = 16;
+  localparam int HIF4_SS_MAX      = 49;
+  localparam int HIF4_X_MIN       = -104;
+  localparam int HIF4_X_MAX       = 22;
+
+  // nvfp4_dot64: stage widths and bounds (docs/datapath.md)
+  localparam int NV_SUBBLOCKS    = 4;      // 16 elements each, one E4M3 scale per operand
+  localparam int NV_W_P          = 9;      // s1 p[k] = aA * aB (quarter units), two's complement
+  localparam int NV_W_SUB        = 13;     // s2 S[j] = sum of 16 products
+  localparam int NV_W_SS         = 8;      // s3 ss[j] = sigA * sigB, unsigned
+  localparam int NV_W_TT         = 6;      // s3 tt[j] = tA + tB, two's complement
+  localparam int NV_W_PARTIAL    = 20;     // s4 P[j] = S[j] * ss[j]
+  localparam int NV_W_ALIGNED    = 48;     // s5 Q[j] = P[j] << (tt[j] + NV_ALIGN_OFFSET)
+  localparam int NV_W_TOTAL      = 50;     // s6 T = sum of Q[j]
+  localparam int NV_ALIGN_OFFSET = 18;     // shift = tt + NV_ALIGN_OFFSET >= 0
+  localparam int NV_LSB_EXP      = -20;    // s7 out = RNE_fp32(T * 2^NV_LSB_EXP)
   localparam int NV_MAX_A        = 12;
   localparam int NV_MAX_P        = 144;
   localparam int NV_MAX_SUB      = 2304;
@@ -78,40 +83,104 @@ package hifsim_pkg;
   localparam int NV_TT_MIN       = -18;
   localparam int NV_TT_MAX       = 10;
 
-  // ---- MXFP4 64-wide (docs/datapath.md section 3): two 32-element blocks ----
-  localparam int MX4_W_SUM       = 14;   // s2 S[b] = sum of 32 products (quarter units)
-  localparam int MX4_MAX_SUM     = 4608;
-  localparam int MX4_W_X         = 10;   // s3 X[b] = xa + xb - 256, two's complement
-  localparam int MX4_EXP_OFFSET  = 256;  // (xa - 127) + (xb - 127) - 2
-  localparam int MX4_X_MIN       = -256;
-  localparam int MX4_X_MAX       = 252;
-  localparam int MX4_JAM_DIST    = 40;   // s4: a term more than 40 binades below the other is a sticky bit
+  // mxfp4_dot64: stage widths and bounds (docs/datapath.md)
+  localparam int MX4_W_SUM      = 14;     // s2 S[b] = sum of 32 products (quarter units)
+  localparam int MX4_MAX_SUM    = 4608;
+  localparam int MX4_W_X        = 10;     // s3 X[b] = xa + xb - MX4_EXP_OFFSET, two's complement
+  localparam int MX4_EXP_OFFSET = 256;    // (xa - 127) + (xb - 127) - 2
+  localparam int MX4_X_MIN      = -256;
+  localparam int MX4_X_MAX      = 252;
+  localparam int MX4_JAM_DIST   = 40;     // s4: a term more than this many binades below the other is a jam bit
 
-  // ---- MXFP8 32-wide (docs/datapath.md section 3) ----
-  localparam int MX8_E4M3_MIN_EXP = -18;  // lowest product exponent = the sum's LSB weight
+  // mxfp8_dot32: stage widths and bounds (docs/datapath.md)
+  localparam int MX8_E4M3_MIN_EXP = -18;    // lowest product exponent = the sum's LSB weight
   localparam int MX8_E5M2_MIN_EXP = -32;
-  localparam int MX8_E4M3_W_SUM   = 42;   // s2 exact sum of 32 aligned products, two's complement:
-  localparam int MX8_E5M2_W_SUM   = 70;   //    |sum| <= 32 * 196 * 2^28 < 2^41 / 32 * 49 * 2^58 < 2^69
-  localparam int MX8_EXP_OFFSET   = 254;  // s3 X = xa + xb - 254
+  localparam int MX8_E4M3_W_SUM   = 42;     // s2 exact sum of 32 aligned products, two's complement
+  localparam int MX8_E5M2_W_SUM   = 70;
+  localparam int MX8_EXP_OFFSET   = 254;    // s3 X = xa + xb - 254
 
-  // ---- HiF8 N-wide and BF16 64-wide aligned dot products (docs/datapath.md sections 4-5) ----
-  localparam int HIF8_PROD_BITS  = 8;    // P: product significand bits
-  localparam int HIF8_EXACT_W    = 82;   // a window that never drops a bit (W = 0 in the model)
-  localparam int BF16_PROD_BITS  = 16;
-  localparam int BF16_EXACT_W    = 538;
-  localparam int BF16_DEFAULT_W  = 64;   // the model's default_align for BF16 (sticky)
+  // aligned_dot: stage widths and bounds (docs/datapath.md)
+  localparam int HIF8_PROD_BITS = 8;      // P: product significand bits
+  localparam int HIF8_EXACT_W   = 82;     // a window that never drops a bit (W = 0 in the model)
+  localparam int BF16_PROD_BITS = 16;
+  localparam int BF16_EXACT_W   = 538;
+  localparam int BF16_DEFAULT_W = 64;     // the model's default_align for BF16 (sticky)
 
-  // ---- 2:4 sparse residual select-multiply (docs/datapath.md section 7; SparseDotBounds) ----
-  localparam int SP_SLOTS        = 32;   // kept elements: 2 per group of 4
-  localparam int SP_UNIT_BITS    = 224;  // meta (32) | 32 nibbles (128) | 32 two-bit indices (64)
-  localparam int SP_W_GROUP      = 11;   // s2 sums of 4 products
-  localparam int SP_W_SHIFTED    = 13;   // s3 level-2 shifts
-  localparam int SP_W_I          = 16;   // s4 I
-  localparam int SP_W_BIG        = 22;   // s6 big = I * SS
-  localparam int SP_MAX_GROUP    = 784;
-  localparam int SP_MAX_SHIFTED  = 3136;
-  localparam int SP_MAX_I        = 25088;
-  localparam int SP_MAX_BIG      = 1229312;
+  // sparse_residual_add: stage widths and bounds (docs/datapath.md)
+  localparam int SP_SLOTS       = 32;     // kept elements: 2 per group of 4
+  localparam int SP_UNIT_BITS   = 224;    // meta (32) | 32 nibbles | 32 two-bit indices
+  localparam int SP_W_GROUP     = 11;     // s2 sums of 4 products
+  localparam int SP_W_SHIFTED   = 13;     // s3 level-2 shifts
+  localparam int SP_W_I         = 16;     // s4 I
+  localparam int SP_W_BIG       = 22;     // s6 big = I * SS
+  localparam int SP_MAX_GROUP   = 784;
+  localparam int SP_MAX_SHIFTED = 3136;
+  localparam int SP_MAX_I       = 25088;
+  localparam int SP_MAX_BIG     = 1229312;
+
+  // cut point `cut` (1..ncut, in datapath order) is a register rank at STAGES = `stages` when
+  // bit ncut * stages + cut - 1 of the unit's `ranks` is set (STAGES 0 in the low bits)
+  function automatic bit cut_rank(input int ncut, input int nstages, input logic [63:0] ranks, input int stages,
+                                  input int cut);
+    cut_rank = (stages >= 0) && (stages <= nstages) && (cut >= 1) && (cut <= ncut) && ranks[ncut*stages + cut - 1];
+  endfunction
+
+  // hif4_dot64: ranks after s1, s2, s4, s6, s7; STAGES 0..5
+  function automatic bit hif4_dot64_cut(input int stages, input int cut);
+    hif4_dot64_cut = cut_rank(5, 5, 64'b11111_01111_01110_01010_00100_00000, stages, cut);
+  endfunction
+  function automatic bit hif4_dot64_stages_ok(input int stages);
+    hif4_dot64_stages_ok = (stages >= 0) && (stages <= 5);
+  endfunction
+
+  // nvfp4_dot64: ranks after s1, s2, s4, s6, s7; STAGES 0..5
+  function automatic bit nvfp4_dot64_cut(input int stages, input int cut);
+    nvfp4_dot64_cut = cut_rank(5, 5, 64'b11111_01111_01110_01010_00100_00000, stages, cut);
+  endfunction
+  function automatic bit nvfp4_dot64_stages_ok(input int stages);
+    nvfp4_dot64_stages_ok = (stages >= 0) && (stages <= 5);
+  endfunction
+
+  // mxfp4_dot64: ranks after s1, s2, s4a, s4b; STAGES 0..4
+  function automatic bit mxfp4_dot64_cut(input int stages, input int cut);
+    mxfp4_dot64_cut = cut_rank(4, 4, 64'b1111_0111_0110_0010_0000, stages, cut);
+  endfunction
+  function automatic bit mxfp4_dot64_stages_ok(input int stages);
+    mxfp4_dot64_stages_ok = (stages >= 0) && (stages <= 4);
+  endfunction
+
+  // mxfp8_dot32: ranks after s1, s2, s4; STAGES 0..3
+  function automatic bit mxfp8_dot32_cut(input int stages, input int cut);
+    mxfp8_dot32_cut = cut_rank(3, 3, 64'b111_011_010_000, stages, cut);
+  endfunction
+  function automatic bit mxfp8_dot32_stages_ok(input int stages);
+    mxfp8_dot32_stages_ok = (stages >= 0) && (stages <= 3);
+  endfunction
+
+  // aligned_dot: ranks after s1, s2, s4, s5; STAGES 0..4
+  function automatic bit aligned_dot_cut(input int stages, input int cut);
+    aligned_dot_cut = cut_rank(4, 4, 64'b1111_0111_0101_0100_0000, stages, cut);
+  endfunction
+  function automatic bit aligned_dot_stages_ok(input int stages);
+    aligned_dot_stages_ok = (stages >= 0) && (stages <= 4);
+  endfunction
+
+  // sparse_residual_add: ranks after s1, s2, s4, s6, s7; STAGES 0..5
+  function automatic bit sparse_residual_add_cut(input int stages, input int cut);
+    sparse_residual_add_cut = cut_rank(5, 5, 64'b11111_01111_01110_01010_00100_00000, stages, cut);
+  endfunction
+  function automatic bit sparse_residual_add_stages_ok(input int stages);
+    sparse_residual_add_stages_ok = (stages >= 0) && (stages <= 5);
+  endfunction
+
+  // hif4_quantizer: ranks after q1, q2, q3, q4; STAGES 0..4
+  function automatic bit hif4_quantizer_cut(input int stages, input int cut);
+    hif4_quantizer_cut = cut_rank(4, 4, 64'b1111_0111_0101_0010_0000, stages, cut);
+  endfunction
+  function automatic bit hif4_quantizer_stages_ok(input int stages);
+    hif4_quantizer_stages_ok = (stages >= 0) && (stages <= 4);
+  endfunction
+  // ---- END generated ----
 
   // ---- HiF4 quantizer (hif4.md section 2; model/formats/hif4.cpp) ----
   localparam logic [15:0] HIF4Q_C7       = 16'h3E12;  // bf16(1/7) = 146 * 2^-10

@@ -51,14 +51,16 @@ module mxfp4_dot64 #(
   localparam int WF  = WS + D + 1;             // S[h] << 40 plus the low term
   localparam int WSIDE = 1 + 2*WX;             // {nan, X[1], X[0]}
 
-  if (STAGES < 0 || STAGES > 4) begin : g_bad_stages
+  if (!hifsim_pkg::mxfp4_dot64_stages_ok(STAGES)) begin : g_bad_stages
     $error("mxfp4_dot64: STAGES must be in 0..4");
   end
 
-  localparam bit CUT_S1  = (STAGES >= 3);
-  localparam bit CUT_S2  = (STAGES >= 1);
-  localparam bit CUT_S4A = (STAGES >= 2);
-  localparam bit CUT_S4B = (STAGES >= 4);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::mxfp4_dot64_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_S1  = hifsim_pkg::mxfp4_dot64_cut(STAGES, 1);
+  localparam bit CUT_S2  = hifsim_pkg::mxfp4_dot64_cut(STAGES, 2);
+  localparam bit CUT_S4A = hifsim_pkg::mxfp4_dot64_cut(STAGES, 3);
+  localparam bit CUT_S4B = hifsim_pkg::mxfp4_dot64_cut(STAGES, 4);
 
   // ------------------------------------------------------------------------------------
   // Stage 1 (combinational): s0, s1 and s3.

@@ -56,13 +56,15 @@ module mxfp8_dot32 #(
   if (E5M2 < 0 || E5M2 > 1) begin : g_bad_elem
     $error("mxfp8_dot32: E5M2 must be 0 (E4M3) or 1 (E5M2)");
   end
-  if (STAGES < 0 || STAGES > 3) begin : g_bad_stages
+  if (!hifsim_pkg::mxfp8_dot32_stages_ok(STAGES)) begin : g_bad_stages
     $error("mxfp8_dot32: STAGES must be in 0..3");
   end
 
-  localparam bit CUT_S1 = (STAGES >= 2);
-  localparam bit CUT_S2 = (STAGES >= 1);
-  localparam bit CUT_S4 = (STAGES >= 3);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::mxfp8_dot32_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_S1 = hifsim_pkg::mxfp8_dot32_cut(STAGES, 1);
+  localparam bit CUT_S2 = hifsim_pkg::mxfp8_dot32_cut(STAGES, 2);
+  localparam bit CUT_S4 = hifsim_pkg::mxfp8_dot32_cut(STAGES, 3);
 
   // Element decode: {nan, inf, neg, sig (SW bits), t - tmin (OW bits)}.
   function automatic logic [3+SW+OW-1:0] dec(input logic [7:0] c);

@@ -15,7 +15,7 @@
 //       -- computed in the first combinational stage, in parallel with s0/s1, and carried along
 //   s4  P[j] = +-S[j] * ss[j]             13x8 multiply, 20-bit (|P| <= 518400 < 2^19)
 //   s5  Q[j] = P[j] << (tt[j] + 18)       0..28, 48-bit
-//   s6  T = sum of Q[j]                   50-bit (docs/datapath.md's 49 / 51 bits are looser bounds)
+//   s6  T = sum of Q[j]                   50-bit
 //   s7  out = RNE_fp32(T * 2^-20)         hifsim_round_fp32 (never subnormal, never overflows);
 //       a NaN scale (0x7F / 0xFF) -> 0x7FC00000; T == 0 -> +0
 //
@@ -57,15 +57,17 @@ module nvfp4_dot64 #(
   localparam int WSJ   = 1 + WTT + WSS;
   localparam int WSIDE = 1 + NJ*WSJ;
 
-  if (STAGES < 0 || STAGES > 5) begin : g_bad_stages
+  if (!hifsim_pkg::nvfp4_dot64_stages_ok(STAGES)) begin : g_bad_stages
     $error("nvfp4_dot64: STAGES must be in 0..5");
   end
 
-  localparam bit CUT_S1 = (STAGES >= 4);
-  localparam bit CUT_S2 = (STAGES >= 2);
-  localparam bit CUT_S4 = (STAGES == 1) || (STAGES >= 3);
-  localparam bit CUT_S6 = (STAGES >= 2);
-  localparam bit CUT_S7 = (STAGES >= 5);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::nvfp4_dot64_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_S1 = hifsim_pkg::nvfp4_dot64_cut(STAGES, 1);
+  localparam bit CUT_S2 = hifsim_pkg::nvfp4_dot64_cut(STAGES, 2);
+  localparam bit CUT_S4 = hifsim_pkg::nvfp4_dot64_cut(STAGES, 3);
+  localparam bit CUT_S6 = hifsim_pkg::nvfp4_dot64_cut(STAGES, 4);
+  localparam bit CUT_S7 = hifsim_pkg::nvfp4_dot64_cut(STAGES, 5);
 
   // ------------------------------------------------------------------------------------
   // Stage 1 (combinational): s0, s1 and s3.

@@ -79,18 +79,20 @@ module sparse_residual_add #(
   localparam int WSIDE = WACC + 1 + WX + WSS;  // {acc sideband, nan, X, SS}
   localparam int DROP = 23 - MANT_BITS;
 
-  if (STAGES < 0 || STAGES > 5) begin : g_bad_stages
+  if (!hifsim_pkg::sparse_residual_add_stages_ok(STAGES)) begin : g_bad_stages
     $error("sparse_residual_add: STAGES must be in 0..5");
   end
   if (MANT_BITS < 1 || MANT_BITS > 23 || ROUND_RZ < 0 || ROUND_RZ > 1) begin : g_bad_acc
     $error("sparse_residual_add: MANT_BITS must be in 1..23 and ROUND_RZ 0 or 1");
   end
 
-  localparam bit CUT_S1 = (STAGES >= 4);
-  localparam bit CUT_S2 = (STAGES >= 2);
-  localparam bit CUT_S4 = (STAGES == 1) || (STAGES >= 3);
-  localparam bit CUT_S6 = (STAGES >= 2);
-  localparam bit CUT_S7 = (STAGES >= 5);
+  // Cut points selected by STAGES (the table above): hifsim_pkg::sparse_residual_add_cut, generated from the unit's
+  // description in model/datapath (tests/hw checks the elaborated ranks against it).
+  localparam bit CUT_S1 = hifsim_pkg::sparse_residual_add_cut(STAGES, 1);
+  localparam bit CUT_S2 = hifsim_pkg::sparse_residual_add_cut(STAGES, 2);
+  localparam bit CUT_S4 = hifsim_pkg::sparse_residual_add_cut(STAGES, 3);
+  localparam bit CUT_S6 = hifsim_pkg::sparse_residual_add_cut(STAGES, 4);
+  localparam bit CUT_S7 = hifsim_pkg::sparse_residual_add_cut(STAGES, 5);
 
   // ------------------------------------------------------------------------------------
   // Stage 1 (combinational): s0 (with the 2:4 select), s1 and s5.

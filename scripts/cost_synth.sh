@@ -31,12 +31,14 @@ PROBES=(
 
 # Validation rows (--units): combinational (STAGES=0) dot units of rtl/ that the unit inventories
 # are checked against (tests/cost), synthesised with the same recipe unless scripts/synth.sh
-# already produced the same module and parameters (it lists the HiF8/BF16 units itself).
-# module | sources in rtl/ | parameter set
+# already produced the same module and parameters. module | parameter set; the sources are the
+# module's file list rtl/<module>.f.
 VALIDATION=(
-  "nvfp4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv nvfp4_dot64.sv|STAGES=0"
-  "mxfp4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv mxfp4_dot64.sv|STAGES=0"
+  "nvfp4_dot64|STAGES=0"
+  "mxfp4_dot64|STAGES=0"
 )
+# shellcheck source=scripts/rtl_files.sh
+source "$ROOT/scripts/rtl_files.sh"
 
 OUT="$ROOT/build/synth/cost_synth.csv"
 ONLY=""
@@ -137,11 +139,9 @@ if ((UNITS)); then
   [[ -f "$TMP/units.csv" ]] && tail -n +2 "$TMP/units.csv" >>"$TMP/out.csv"
   k=1000
   for v in "${VALIDATION[@]}"; do
-    IFS='|' read -r mod srcs params <<<"$v"
+    IFS='|' read -r mod params <<<"$v"
     if [[ -f "$TMP/units.csv" ]] && grep -q "^$mod,$params," "$TMP/units.csv"; then continue; fi
-    missing=0
-    for f in $srcs; do [[ -f "$ROOT/rtl/$f" ]] || missing=1; done
-    if ((missing)); then echo "[cost_synth] $mod: sources not in rtl/ yet, skipped"; continue; fi
+    srcs="$(unit_sources "$mod")" || { fails=$((fails + 1)); continue; }
     k=$((k + 1))
     echo "[cost_synth] validation: $mod $params"
     run_one "$k" "$mod" "$params" "$srcs"

@@ -31,7 +31,7 @@ Commands:
                                          the scores and table of DIR/results.json (a campaign that
                                          was stopped, or several resumed runs)
 
-The unit file lists come from rtl/CMakeLists.txt (HIFSIM_RTL_<unit>), the ones every build reads.
+The unit file lists are rtl/<unit>.f, the ones every build reads.
 """
 import argparse
 import json
@@ -54,16 +54,30 @@ def load_mutants():
     return scope["MUTANTS"]
 
 
-def unit_files(rtl_cmake=os.path.join(ROOT, "rtl", "CMakeLists.txt")):
-    """{unit: [rtl files in compile order]} from the set(HIFSIM_RTL_<unit> ...) lines."""
-    text = open(rtl_cmake).read()
+def list_sources(path):
+    """The sources of a file list rtl/<top>.f (Verilator -F format, as rtl/rtl_files.cmake and
+    scripts/rtl_files.sh read it), relative to the list's folder, `-F` lists expanded."""
+    out, folder = [], os.path.dirname(path)
+    for line in open(path):
+        line = line.split("//", 1)[0].strip()
+        if line.startswith("-F "):
+            inner = os.path.join(folder, line[3:].strip())
+            out += [os.path.relpath(os.path.join(os.path.dirname(inner), f), folder) for f in list_sources(inner)]
+        elif line:
+            out.append(line)
+    return list(dict.fromkeys(out))
+
+
+def unit_files(rtl_dir=os.path.join(ROOT, "rtl")):
+    """{unit: [rtl files in compile order]} from the units' file lists rtl/<unit>.f."""
     units = {}
-    for m in re.finditer(r"set\(HIFSIM_RTL_(\w+)\s+([^)]*?)\s*CACHE", text, re.S):
-        files = m.group(2).split()
-        if files and all(f.endswith(".sv") for f in files):
-            units[m.group(1)] = files
+    for name in sorted(os.listdir(rtl_dir)):
+        if name.endswith(".f"):
+            files = list_sources(os.path.join(rtl_dir, name))
+            if files and all(f.endswith(".sv") for f in files):
+                units[name[:-2]] = files
     if not units:
-        sys.exit(f"mutate_rtl.py: no HIFSIM_RTL_<unit> file lists in {rtl_cmake}")
+        sys.exit(f"mutate_rtl.py: no unit file lists rtl/<unit>.f in {rtl_dir}")
     return units
 
 

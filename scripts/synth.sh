@@ -16,19 +16,22 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# module | sources in rtl/ (package first) | parameter sets separated by spaces; inside a set,
-# NAME=VALUE pairs separated by ';' ("-" = the module's defaults)
+# module | parameter sets separated by spaces; inside a set, NAME=VALUE pairs separated by ';'
+# ("-" = the module's defaults). A module's sources are its file list rtl/<module>.f.
 UNITS=(
-  "hif4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hif4_dot64.sv|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
-  "fp32_acc|hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv|MANT_BITS=23;ROUND_RZ=0 MANT_BITS=23;ROUND_RZ=1 MANT_BITS=13;ROUND_RZ=0 MANT_BITS=13;ROUND_RZ=1 MANT_BITS=10;ROUND_RZ=0 MANT_BITS=10;ROUND_RZ=1 MANT_BITS=7;ROUND_RZ=0 MANT_BITS=7;ROUND_RZ=1"
-  "nvfp4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv nvfp4_dot64.sv|STAGES=0 STAGES=3 STAGES=5"
-  "mxfp4_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv mxfp4_dot64.sv|STAGES=0 STAGES=2 STAGES=4"
-  "mxfp8_dot32|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv mxfp8_dot32.sv|E5M2=0;STAGES=2 E5M2=1;STAGES=2"
-  "hif8_dot|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv hifsim_aligned_dot.sv hif8_dot.sv|N=16;W=24 N=16;W=40 N=16;W=82 N=32;W=24 N=32;W=40 N=32;W=82 N=64;W=24 N=64;W=40 N=64;W=82 N=64;W=40;STICKY=1"
-  "bf16_dot64|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv hifsim_aligned_dot.sv bf16_dot64.sv|W=32;STICKY=1 W=64;STICKY=1 W=64;STICKY=0"
-  "sparse_residual_add|hifsim_pkg.sv hifsim_pipe_reg.sv hifsim_round_fp32.sv hifsim_fp_add.sv sparse_residual_add.sv|STAGES=3"
-  "hif4_quantizer|hifsim_pkg.sv hifsim_pipe_reg.sv hif4_quantizer.sv|STAGES=3 STAGES=3;ELEM_RNE=1;CMP_BF16=1"
+  "hif4_dot64|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
+  "fp32_acc|MANT_BITS=23;ROUND_RZ=0 MANT_BITS=23;ROUND_RZ=1 MANT_BITS=13;ROUND_RZ=0 MANT_BITS=13;ROUND_RZ=1 MANT_BITS=10;ROUND_RZ=0 MANT_BITS=10;ROUND_RZ=1 MANT_BITS=7;ROUND_RZ=0 MANT_BITS=7;ROUND_RZ=1"
+  "nvfp4_dot64|STAGES=0 STAGES=3 STAGES=5"
+  "mxfp4_dot64|STAGES=0 STAGES=2 STAGES=4"
+  "mxfp8_dot32|E5M2=0;STAGES=2 E5M2=1;STAGES=2"
+  "hif8_dot|N=16;W=24 N=16;W=40 N=16;W=82 N=32;W=24 N=32;W=40 N=32;W=82 N=64;W=24 N=64;W=40 N=64;W=82 N=64;W=40;STICKY=1"
+  "bf16_dot64|W=32;STICKY=1 W=64;STICKY=1 W=64;STICKY=0"
+  "sparse_residual_add|STAGES=3"
+  "hif4_quantizer|STAGES=3 STAGES=3;ELEM_RNE=1;CMP_BF16=1"
 )
+
+# shellcheck source=scripts/rtl_files.sh
+source "$ROOT/scripts/rtl_files.sh"  # unit_sources: a module's sources from rtl/<module>.f
 
 OUT="$ROOT/build/synth/synth.csv"
 ONLY=""
@@ -51,7 +54,8 @@ stat -tech cmos) and writes a CSV:
   --list-sources print the runs as "module|sources|parameters" and exit (scripts/pdk reads this
                  list, so the sky130 flow synthesises exactly these units)
   --check-complete  exit 1 unless UNITS lists every top module of rtl/*.sv (a module that no
-                 other rtl/*.sv file instantiates); runs no synthesis (CTest rtl.synth_sh_lists_every_module)
+                 other rtl/*.sv file instantiates) and each has its file list rtl/<top>.f; runs no
+                 synthesis (CTest rtl.synth_sh_lists_every_module)
 EOF
 }
 
@@ -73,8 +77,11 @@ done
 
 if ((CHECK)); then
   listed=" "
-  for u in "${UNITS[@]}"; do listed+="${u%%|*} "; done
   missing=0
+  for u in "${UNITS[@]}"; do
+    listed+="${u%%|*} "
+    [[ -f "$ROOT/rtl/${u%%|*}.f" ]] || { echo "synth.sh: ${u%%|*} has no file list rtl/${u%%|*}.f" >&2; missing=1; }
+  done
   for f in "$ROOT"/rtl/*.sv; do
     mod="$(sed -n 's/^module \([A-Za-z_0-9]*\).*/\1/p' "$f" | head -1)"
     [[ -n "$mod" ]] || continue
@@ -98,7 +105,8 @@ YVER="$("$YOSYS" -V | head -1)"
 # The run list: "module|sources|params"
 RUNS=()
 for u in "${UNITS[@]}"; do
-  IFS='|' read -r mod srcs sets <<<"$u"
+  IFS='|' read -r mod sets <<<"$u"
+  srcs="$(unit_sources "$mod")"
   for p in $sets; do
     if [[ -n "$ONLY" ]] && ! grep -Eq -- "$ONLY" <<<"$mod $p"; then continue; fi
     RUNS+=("$mod|$srcs|$p")

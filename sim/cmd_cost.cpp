@@ -5,6 +5,7 @@
 //   --compare-units   the 64-length dot-unit comparison (HiF4, NVFP4, MXFP4, HiF8, BF16) vs the
 //                     HiF4 paper's claims
 //   --fit             the area fit of the synthesis CSV (coefficients and residuals)
+//   --inventory       what is costed: a unit's components, widths, ranks and area (CSV)
 
 #include <algorithm>
 #include <cmath>
@@ -58,7 +59,8 @@ cli::ArgParser declare_options() {
   cli::ArgParser p(
       "hifsim cost --config U.yaml [--gemm M,N,K [--a A.npy --b B.npy] | --trace T] --out DIR\n"
       "       hifsim cost --compare-units [--trace T | --a A.npy --b B.npy] --out DIR\n"
-      "       hifsim cost --fit [--csv FILE]",
+      "       hifsim cost --fit [--csv FILE]\n"
+      "       hifsim cost --inventory [--unit NAME [--set P=V,...]]",
       "Area (GE and mm^2, total and per component), energy per GEMM and per MAC split into compute /\n"
       "buffers / memory, power at the config's clock and the energy-delay product of a matrix-unit\n"
       "config (docs/cost.md). Energy = TLM action counts x per-action energies, where the datapath's\n"
@@ -80,6 +82,9 @@ cli::ArgParser declare_options() {
   p.flag("compare-units", "the 64-length dot-unit comparison (HiF4, NVFP4, MXFP4, HiF8, BF16) with the HiF4 paper's claims");
   p.option("formats", "F,...", "--compare-units: formats", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
   p.flag("fit", "print the area fit of the synthesis CSV (coefficients, residuals) and exit");
+  p.flag("inventory", "print a unit's costed components, widths, register ranks and area as CSV and exit");
+  p.option("unit", "NAME", "--inventory: the unit (hif4_dot64, nvfp4_dot64, ..., `hifsim units` lists them; default all);\n"
+                           "--set then gives its RTL parameters, e.g. --set STAGES=3,W=40");
   p.option("csv", "FILE", "--fit: synthesis CSV (default: the tables' synth.csv)");
   p.option("out", "DIR", "output folder");
   p.flag("quiet", "no summary on stderr");
@@ -88,7 +93,8 @@ cli::ArgParser declare_options() {
       "  hifsim cost --config configs/units/hif4-32x32.yaml --gemm 512,512,1024 --out out/c\n"
       "  hifsim cost --config configs/units/nvfp4-32x32.yaml --trace traces/smollm2-135m --out out/t\n"
       "  hifsim cost --compare-units --trace traces/smollm2-135m --out out/cmp\n"
-      "  hifsim cost --fit");
+      "  hifsim cost --fit\n"
+      "  hifsim cost --inventory --unit hif8_dot --set N=16,W=24,STAGES=3");
   return p;
 }
 
@@ -115,6 +121,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const std::string dir = p.has("tables") ? p.get("tables") : cost::default_tables_dir();
   const cost::CostTables t = cost::load_tables(dir, p.get("node"));
   if (p.is_set("fit")) return run_fit(p, t);
+  if (p.is_set("inventory")) {
+    const auto params = cost::parse_unit_params(p.has("set") ? split_list(p.get("set"), ',') : std::vector<std::string>{});
+    std::cout << cost::inventory_csv(cost::inventory_rows(t.coeffs, p.has("unit") ? p.get("unit") : "", params));
+    return 0;
+  }
 
   cost::ActivityOptions ao;
   ao.sample_dots = static_cast<size_t>(p.get_int("sample", 16, 100000000));

@@ -96,7 +96,7 @@ Activity measure_activity(const UnitSpec& s, const fmt::QTensor& A, const fmt::Q
   if (A.format != s.format || B.format != s.format) throw Error("cost activity", "operands", "not quantized in the unit's format");
   if (A.padded_cols != B.padded_cols || A.padded_cols % static_cast<size_t>(s.lanes) != 0)
     throw Error("cost activity", "K", "operands are not padded to the same multiple of the unit width");
-  const dp::hw::DotUnit& unit = dp::hw::dot_unit(s.format);
+  const dp::hw::DotUnitHw& unit = dp::hw::dot_unit(s.format);
   if (const auto [field, why] = unit.unsupported(s); !field.empty()) throw Error("cost activity", field, why);
   if (s.acc.kind == dp::AccSpec::kulisch) throw Error("cost activity", "accumulator", "kulisch is not modelled");
   const dp::hw::UnitDesc desc = unit.describe(s);

@@ -1,5 +1,6 @@
 #include "cost/inventory.hpp"
 
+#include <cstdlib>
 #include <sstream>
 
 #include "datapath/gemm.hpp"
@@ -53,8 +54,28 @@ double inventory_ge(const AreaCoeffs& c, const std::vector<Component>& inv, bool
   return g;
 }
 
+std::vector<std::pair<std::string, int>> parse_unit_params(const std::vector<std::string>& kv) {
+  std::vector<std::pair<std::string, int>> v;
+  for (const std::string& x : kv) {
+    const size_t eq = x.find('=');
+    char* end = nullptr;
+    const long n = eq == std::string::npos ? 0 : std::strtol(x.c_str() + eq + 1, &end, 10);
+    if (eq == std::string::npos || eq == 0 || eq + 1 == x.size() || *end != '\0' || n < -1000000 || n > 1000000)
+      throw Error("--set", x, "expected NAME=INTEGER (an RTL parameter of the unit, e.g. STAGES=3)");
+    v.emplace_back(x.substr(0, eq), static_cast<int>(n));
+  }
+  return v;
+}
+
 std::vector<InventoryRow> inventory_rows(const AreaCoeffs& c, const std::string& unit,
                                          const std::vector<std::pair<std::string, int>>& params) {
+  if (unit.empty()) {
+    if (!params.empty()) throw Error("--set", params.front().first, "needs --unit (the parameters are a unit's)");
+    std::vector<InventoryRow> all;
+    for (const dp::hw::NamedUnit& u : dp::hw::all_units())
+      for (InventoryRow& r : inventory_rows(c, u.name, {})) all.push_back(std::move(r));
+    return all;
+  }
   const dp::hw::UnitDesc d = dp::hw::unit_by_name(unit, params);
   std::string ps;
   for (const dp::hw::RtlParam& p : d.rtl_params) ps += (ps.empty() ? "" : ";") + p.name + "=" + std::to_string(p.value);

@@ -52,8 +52,12 @@ struct InventoryRow {
   std::string after;             // the stage a rank follows
   double ge_each = 0, ge = 0;
 };
+// The rows of `unit` with RTL parameters `params` (NAME, VALUE) over the module's defaults; an
+// empty `unit`: every unit at its defaults (then `params` must be empty).
 std::vector<InventoryRow> inventory_rows(const AreaCoeffs& c, const std::string& unit,
                                          const std::vector<std::pair<std::string, int>>& params);
 std::string inventory_csv(const std::vector<InventoryRow>& rows);
+// NAME=VALUE strings (`--set STAGES=3,W=40`) as parameters; throws hifsim::Error naming a bad one.
+std::vector<std::pair<std::string, int>> parse_unit_params(const std::vector<std::string>& kv);
 
 }  // namespace hifsim::cost

@@ -118,6 +118,9 @@ DotResult finish(int n, Products& p, int pbits, const AlignSpec& spec, AlignedDo
     st->pexp.assign(p.exp, p.exp + n);
     st->pneg.assign(p.neg, p.neg + n);
     st->special = p.sp.any();
+    st->nan = p.sp.nan;
+    st->pinf = p.sp.pinf;
+    st->ninf = p.sp.ninf;
   }
   DotResult r;
   if (p.sp.any()) {

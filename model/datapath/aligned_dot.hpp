@@ -37,6 +37,7 @@ struct AlignedDotStages {
   std::vector<u128> term;        // s3: aligned magnitudes (window + sticky bit, <= 121 bits)
   std::vector<uint8_t> dropped;  // s3: some bit fell below the window
   i128 sum = 0;                  // s4
+  bool nan = false, pinf = false, ninf = false;  // NaN product (NaN in, Inf x 0), +Inf / -Inf products
   bool special = false;          // NaN / Inf: the result is the special; the stages still hold the
                                  // datapath's values (special lanes enter the sum as zero), as in the RTL
   uint32_t out_bits = 0;         // s5
@@ -47,6 +48,9 @@ constexpr int kHif8ExactWidth = 82;
 constexpr int kBf16ExactWidth = 538;
 constexpr int kHif8ProductBits = 8;
 constexpr int kBf16ProductBits = 16;
+// Element exponent ranges (element.hpp: value = sig * 2^exp over every finite nonzero code).
+constexpr int kHif8ExpMin = -25, kHif8ExpMax = 12;
+constexpr int kBf16ExpMin = -133, kBf16ExpMax = 120;
 
 class Hif8DotN {
  public:

@@ -35,7 +35,7 @@ DotResult Hif4Dot64::compute(const fmt::Hif4Unit& A, const fmt::Hif4Unit& B, Hif
   // s5: scale significands and exponent.
   s.nan = A.e6m2 == fmt::kE6M2NaN || B.e6m2 == fmt::kE6M2NaN;
   s.scale_prod = static_cast<uint8_t>((4 + (A.e6m2 & 3)) * (4 + (B.e6m2 & 3)));
-  s.exp = static_cast<int16_t>((A.e6m2 >> 2) + (B.e6m2 >> 2) - 104);
+  s.exp = static_cast<int16_t>((A.e6m2 >> 2) + (B.e6m2 >> 2) + Hif4DotBounds::exp_min);  // EA + EB - 104
   // s6: the one integer multiply.
   s.big = I * s.scale_prod;
   DotResult r;

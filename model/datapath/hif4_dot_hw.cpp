@@ -43,7 +43,7 @@ std::vector<Component> parts() {
        g + " level-2 shifts by 0..2 (" + std::to_string(kWGroup) + " -> " + std::to_string(kWShifted) + " bits)"},
       {"s4.tree", Kind::tree, kGroups, kWShifted, 1, false, false, g + " -> 1 tree (" + std::to_string(kWI) + "-bit I)"},
       {"s5.smul", Kind::mul, kScaleSig, kScaleSig, 1, false, false, "E6M2 x E6M2 significand product (3x3 bits)"},
-      {"s5.exp", Kind::add, kWX, 0, 2, false, false, "exponent sum EA + EB - 104"},
+      {"s5.exp", Kind::add, kWX, 0, 2, false, false, "exponent sum EA + EB - " + std::to_string(-B::exp_min)},
       {"s6.mul", Kind::mul, kWI, kWSS, 1, false, false,
        "the large integer multiply I x SS (" + std::to_string(kWI) + "x" + std::to_string(kWSS) + " -> " + std::to_string(kWBig) +
            " bits)"},
@@ -61,7 +61,7 @@ std::vector<StageRow> stage_table() {
       {"s3", "`Q[i] = P[i] << (E1_8A[i] + E1_8B[i])`", "\\|Q\\| <= " + grouped(B::shifted),
        std::to_string(kWShifted) + "-bit signed"},
       {"s4", "`I = Σ_i Q[i]`", "\\|I\\| <= " + grouped(B::i_sum), std::to_string(kWI) + "-bit signed"},
-      {"s5", "`SS = (4+MA)(4+MB)`, `X = EA + EB - 104`",
+      {"s5", "`SS = (4+MA)(4+MB)`, `X = EA + EB - " + std::to_string(-B::exp_min) + "`",
        "SS " + grouped(B::scale_prod_min) + ".." + grouped(B::scale_prod_max) + "; X " + grouped(B::exp_min) + ".." +
            grouped(B::exp_max),
        std::to_string(kWSS) + "-bit unsigned; " + std::to_string(kWX) + "-bit signed"},
@@ -80,6 +80,7 @@ std::vector<PkgConst> pkg() {
       {"HIF4_W_SS", kWSS, "s5 SS = (4+MA)(4+MB), unsigned"},
       {"HIF4_W_X", kWX, "s5 X = EA + EB - 104, two's complement"},
       {"HIF4_W_BIG", kWBig, "s6 big = I * SS"},
+      {"HIF4_EXP_OFFSET", -B::exp_min, "X = EA + EB - HIF4_EXP_OFFSET (48 + 48 + 4 + 4)"},
       {"HIF4_MAX_A", B::a, ""},
       {"HIF4_MAX_P", B::p, ""},
       {"HIF4_MAX_GROUP", B::group, ""},
@@ -99,6 +100,7 @@ UnitDesc describe(const DotParams& p) {
   d.rtl_params = {{"STAGES", p.stages}};
   d.label = "hif4 x" + std::to_string(kElems);
   d.stages = p.stages;
+  d.cut_rule = "hif4_dot64";
   d.cut_masks = kCutMasks;
   d.cuts = {{"s1", "u_cut_s1", kSide + kE18 + kElems * kWP},
             {"s2", "u_cut_s2", kSide + kE18 + kGroups * kWGroup},
@@ -113,8 +115,6 @@ UnitDesc describe(const DotParams& p) {
   return d;
 }
 
-uint64_t mag(int v) { return static_cast<uint64_t>(v < 0 ? -v : v); }
-
 float trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m, const fmt::QTensor& Bq, size_t n, size_t blk,
             NetSink& r) {
   const fmt::Hif4Unit ua = A.hif4_unit(m, blk), ub = Bq.hif4_unit(n, blk);
@@ -126,16 +126,7 @@ float trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m
     r.net("in.operands", u->e1_16, 16);
     for (int k = 0; k < kElems; ++k) r.net("in.operands", u->nib[k], 4);
   }
-  for (int k = 0; k < kElems; ++k) {
-    r.net("s0.l3", ua.nib[k] & 7, 3);
-    r.net("s0.l3", mag(st.a_a[k]), kMag);
-    r.net("s0.l3", ub.nib[k] & 7, 3);
-    r.net("s0.l3", mag(st.a_b[k]), kMag);
-    r.net("s1.prod", mag(st.a_a[k]), kMag);
-    r.net("s1.prod", mag(st.a_b[k]), kMag);
-    r.net("s1.prod", ((ua.nib[k] ^ ub.nib[k]) >> 3) & 1, 1);
-    r.net("s1.prod", st.p[k], kWP);
-  }
+  put_fp4_products(r, "s0.l3", ua.nib, ub.nib, st.a_a, st.a_b, st.p, kElems, kMag, kWP);
   for (int i = 0; i < kGroups; ++i) {
     put_tree(r, "s2.tree", std::vector<i128>(st.p + kPerGroup * i, st.p + kPerGroup * (i + 1)), kWP);
     const int sh = ((ua.e1_8 >> i) & 1) + ((ub.e1_8 >> i) & 1);
@@ -173,7 +164,7 @@ std::pair<std::string, std::string> supported(const DotParams&) { return {}; }
 
 }  // namespace
 
-extern const DotUnit kHif4Dot64;
-const DotUnit kHif4Dot64{describe, trace, supported};
+extern const DotUnitHw kHif4Dot64;
+const DotUnitHw kHif4Dot64{describe, trace, supported};
 
 }  // namespace hifsim::dp::hw

@@ -71,6 +71,33 @@ i128 put_tree(NetSink& s, const char* comp, std::vector<i128> v, int w) {
   return v.front();
 }
 
+void put_operand(NetSink& s, const uint16_t* codes, int n, int code_bits, const uint8_t* scales, int n_scales) {
+  for (int k = 0; k < n; ++k) s.net("in.operands", codes[k], code_bits);
+  for (int j = 0; j < n_scales; ++j) s.net("in.operands", scales[j], 8);
+}
+
+void put_fp4_products(NetSink& s, const char* dec, const uint8_t* code_a, const uint8_t* code_b, const int8_t* a,
+                      const int8_t* b, const int16_t* p, int n, int mag_bits, int p_bits) {
+  auto mag = [](int v) { return v < 0 ? -v : v; };
+  for (int k = 0; k < n; ++k) {
+    s.net(dec, code_a[k] & 7, 3);
+    s.net(dec, mag(a[k]), mag_bits);
+    s.net(dec, code_b[k] & 7, 3);
+    s.net(dec, mag(b[k]), mag_bits);
+    s.net("s1.prod", mag(a[k]), mag_bits);
+    s.net("s1.prod", mag(b[k]), mag_bits);
+    s.net("s1.prod", ((code_a[k] ^ code_b[k]) >> 3) & 1, 1);
+    s.net("s1.prod", p[k], p_bits);
+  }
+}
+
+const uint16_t* block_codes(const fmt::QTensor& q, size_t row, size_t blk, int n) {
+  return q.codes.data() + row * q.padded_cols + blk * static_cast<size_t>(n);
+}
+const uint8_t* block_scales(const fmt::QTensor& q, size_t row, size_t blk, int per_block) {
+  return q.scales.data() + row * q.blocks_per_row() + blk * static_cast<size_t>(per_block);
+}
+
 void put_fp32_conversion(NetSink& s, const char* abs_n, const char* norm_n, const char* round_n, const char* exp_n,
                          i128 sum, int sum_bits, int exp_in, int exp_bits, uint32_t out) {
   const u128 mag = sum < 0 ? static_cast<u128>(-sum) : static_cast<u128>(sum);
@@ -96,21 +123,20 @@ void put_fp32_conversion(NetSink& s, const char* abs_n, const char* norm_n, cons
 
 // ---- the dot units of the tensor formats ----
 
-extern const DotUnit kHif4Dot64;
-extern const DotUnit kNvfp4Dot64;
-extern const DotUnit kMxfp4Dot64;
-extern const DotUnit kMxfp8Dot32;
-extern const DotUnit kAlignedDot;
+extern const DotUnitHw kHif4Dot64;
+extern const DotUnitHw kNvfp4Dot64;
+extern const DotUnitHw kMxfp4Dot64;
+extern const DotUnitHw kMxfp8Dot32;
+extern const DotUnitHw kAlignedDot;
 
-const DotUnit& dot_unit(fmt::Format f) {
-  using fmt::Format;
-  static const std::pair<Format, const DotUnit*> table[] = {
-      {Format::hif4, &kHif4Dot64},       {Format::nvfp4, &kNvfp4Dot64},     {Format::mxfp4, &kMxfp4Dot64},
-      {Format::mxfp8_e4m3, &kMxfp8Dot32}, {Format::mxfp8_e5m2, &kMxfp8Dot32}, {Format::fp8_e4m3, &kMxfp8Dot32},
-      {Format::fp8_e5m2, &kMxfp8Dot32},   {Format::hif8, &kAlignedDot},      {Format::bf16, &kAlignedDot},
+const DotUnitHw& dot_unit(fmt::Format f) {
+  using U = fmt::DotUnit;  // the unit of each format: its FormatTraits row
+  static const std::pair<U, const DotUnitHw*> table[] = {
+      {U::hif4_dot64, &kHif4Dot64},   {U::nvfp4_dot64, &kNvfp4Dot64}, {U::mxfp4_dot64, &kMxfp4Dot64},
+      {U::mxfp8_dot32, &kMxfp8Dot32}, {U::hif8_dot, &kAlignedDot},    {U::bf16_dot64, &kAlignedDot},
   };
-  for (const auto& [g, u] : table)
-    if (g == f) return *u;
+  for (const auto& [u, hw] : table)
+    if (u == fmt::format_traits(f).unit) return *hw;
   throw Error("cost", fmt::format_info(f).name, "has no dot-product unit in the cost model");
 }
 
@@ -124,8 +150,9 @@ DotParams params_of(fmt::Format f, int lanes, const AlignSpec& a, int stages) {
   p.policy = a.policy;
   p.align_width = a.width;
   // W = 0 is the exact window: the unit builds the window that never drops a bit.
-  if (f == fmt::Format::hif8 && a.width == 0) p.align_width = kHif8ExactWidth;
-  if (f == fmt::Format::bf16 && a.width == 0) p.align_width = kBf16ExactWidth;
+  const fmt::DotUnit u = fmt::format_traits(f).unit;
+  if (u == fmt::DotUnit::hif8_dot && a.width == 0) p.align_width = kHif8ExactWidth;
+  if (u == fmt::DotUnit::bf16_dot64 && a.width == 0) p.align_width = kBf16ExactWidth;
   p.stages = stages;
   return p;
 }

@@ -66,7 +66,7 @@ struct Component {
 // A candidate pipeline register rank: the k-th (1-based) in datapath order is "pipe.c<k>".
 struct Cut {
   std::string after;         // the stage it follows ("s2")
-  std::string rtl_instance;  // its hifsim_pipe_reg instance in the RTL ("u_cut_s2")
+  std::string rtl_instance;  // its hifsim_pipe_reg instance below the RTL top ("u_cut_s2", "u_dot.u_cut_s1")
   int bits = 0;              // data bits (the RTL adds one valid bit)
 };
 
@@ -125,6 +125,17 @@ void put_cut(NetSink& s, const UnitDesc& d, int k, const std::vector<Field>& fie
 // A balanced pairwise adder tree over `leaves`: reports every node (leaves at `w` bits, each level
 // one bit wider) under `comp`. Returns the root.
 i128 put_tree(NetSink& s, const char* comp, std::vector<i128> leaves, int w);
+// One operand of a block unit: its `n` element codes (`code_bits` each) and its `n_scales` 8-bit
+// scale codes, under "in.operands".
+void put_operand(NetSink& s, const uint16_t* codes, int n, int code_bits, const uint8_t* scales, int n_scales);
+// The products of the FP4 units (HiF4, NVFP4, MXFP4; sign-magnitude codes, bit 3 the sign): per
+// lane both 3-bit magnitude codes and both decoded magnitudes under `dec`, both magnitudes, the
+// sign and the product under "s1.prod".
+void put_fp4_products(NetSink& s, const char* dec, const uint8_t* code_a, const uint8_t* code_b, const int8_t* a,
+                      const int8_t* b, const int16_t* p, int n, int mag_bits, int p_bits);
+// The codes and scales of unit block `blk` (`n` elements, `per_block` scales) of a row.
+const uint16_t* block_codes(const fmt::QTensor& q, size_t row, size_t blk, int n);
+const uint8_t* block_scales(const fmt::QTensor& q, size_t row, size_t blk, int per_block);
 // The integer -> FP32 conversion at the end of the dot units: the signed sum and its magnitude
 // (abs_n), the magnitude and the truncated 24-bit significand (norm_n), the rounding input and
 // output mantissa (round_n, may be null), the exponent in and out (exp_n).
@@ -140,7 +151,7 @@ struct DotParams {
   int stages = 0;                             // register ranks
 };
 
-struct DotUnit {
+struct DotUnitHw {
   UnitDesc (*describe)(const DotParams& p);
   // Runs unit block `blk` of row m of A and row n of B (quantized in the unit's format) and
   // reports every component's nets, the built ranks and "in.operands" (both operands' bits);
@@ -151,7 +162,7 @@ struct DotUnit {
   std::pair<std::string, std::string> (*unsupported)(const DotParams& p);
 };
 // The dot unit a tensor format's GEMM runs on (throws hifsim::Error for a format without one).
-const DotUnit& dot_unit(fmt::Format f);
+const DotUnitHw& dot_unit(fmt::Format f);
 UnitDesc describe_dot(const DotParams& p);
 // The unit of a GEMM spec / of a format with its defaults (lanes, window; exact -> Wexact).
 DotParams dot_params(const GemmSpec& g, int stages);
@@ -178,5 +189,7 @@ void acc_nets(float acc, float d, float res, const AccSpec& a, NetSink& s);
 UnitDesc describe_quantizer(fmt::Format f, int lanes);
 // The dedicated residual unit of a dot unit (residual.path: dedicated; combinational).
 UnitDesc describe_residual(const DotParams& p, ResidualKind kind);
+// rtl/sparse_residual_add.sv: the HiF4 2:4 select-and-multiply unit and its accumulator.
+UnitDesc describe_sparse_residual_add(int stages, const AccSpec& acc);
 
 }  // namespace hifsim::dp::hw

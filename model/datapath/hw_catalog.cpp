@@ -47,11 +47,7 @@ AccSpec acc(const std::map<std::string, int>& v) {
   }
   return a;
 }
-UnitDesc sparse(const std::map<std::string, int>& v) {
-  UnitDesc d = describe_residual(dot(fmt::Format::hif4, at(v, "STAGES")), ResidualKind::sparse24);
-  for (const Component& c : describe_acc(acc(v)).parts) d.parts.push_back(c);
-  return d;
-}
+UnitDesc sparse(const std::map<std::string, int>& v) { return describe_sparse_residual_add(at(v, "STAGES"), acc(v)); }
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> e = {

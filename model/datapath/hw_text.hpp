@@ -15,4 +15,14 @@ std::string stage_table_markdown(const UnitDesc& d);  // | Stage | Quantity | Ra
 std::string cut_table_markdown(const UnitDesc& d);    // | STAGES | after s1 | ... | register bits |
 std::string sv_package_section();                     // the generated part of rtl/hifsim_pkg.sv
 
+// The generated parts of the committed files, between their markers:
+//   rtl/hifsim_pkg.sv    "// ---- BEGIN generated" ... "// ---- END generated"
+//   docs/datapath.md     "<!-- BEGIN generated <unit> -->" ... "<!-- END generated <unit> -->" per unit
+// Each returns the file's text with those parts replaced by what the descriptions give now; a
+// missing or unbalanced marker throws hifsim::Error naming `file`. A test checks that the
+// committed files equal their updated text; `hifsim units --update FILE` rewrites them.
+std::string updated_package(const std::string& text, const std::string& file);
+std::string updated_datapath_doc(const std::string& text, const std::string& file);
+std::string unit_doc_block(const NamedUnit& u);       // one unit's block (stage table + cut table)
+
 }  // namespace hifsim::dp::hw

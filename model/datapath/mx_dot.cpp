@@ -41,7 +41,7 @@ DotResult Mxfp8Dot32::compute(const fmt::MiniFloatSpec& elem, const uint8_t* ca,
   SpecialTracker sp;
   s.nan = sa == fmt::kE8M0NaN || sb == fmt::kE8M0NaN;
   // Products; the lowest possible product exponent is the sum's LSB weight.
-  const int min_exp = e4 ? -18 : -32;
+  const int min_exp = e4 ? Mxfp8DotBounds::e4m3_min_exp : Mxfp8DotBounds::e5m2_min_exp;
   s.min_exp = static_cast<int16_t>(min_exp);
   i128 total = 0;
   for (int k = 0; k < 32; ++k) {
@@ -66,6 +66,9 @@ DotResult Mxfp8Dot32::compute(const fmt::MiniFloatSpec& elem, const uint8_t* ca,
   s.sum_hi = static_cast<int64_t>(total >> 64);
   s.sum_lo = static_cast<int64_t>(static_cast<uint64_t>(total));
   s.scale_exp = static_cast<int16_t>((sa - 127) + (sb - 127));
+  s.prod_nan = sp.nan;
+  s.pinf = sp.pinf;
+  s.ninf = sp.ninf;
   DotResult r;
   if (s.nan || sp.nan || (sp.pinf && sp.ninf)) r.exact = ExactValue::make_nan();
   else if (sp.any()) r.exact = sp.result();

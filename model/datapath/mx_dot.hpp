@@ -33,8 +33,22 @@ struct Mxfp8DotStages {
   int16_t min_exp;       // weight of the sum's LSB before scaling
   int64_t sum_hi, sum_lo;  // the exact 69-bit sum as a signed 128-bit value (hi:lo)
   int16_t scale_exp;
+  bool prod_nan, pinf, ninf;  // a NaN product (NaN in, Inf x 0), +Inf and -Inf products
   bool nan;
   uint32_t out_bits;
+};
+
+// Documented bounds of the stages (docs/datapath.md section 3); the widths of the hardware
+// description (mx_dot_hw.cpp) and of rtl/hifsim_pkg.sv are computed from them.
+struct Mxfp4DotBounds {
+  static constexpr int a = 12, p = 144, block_sum = 4608;  // half units, quarter units, 32 products
+  static constexpr int exp_min = -256, exp_max = 252;      // X = (xa-127)+(xb-127)-2, E8M0 codes 0..254
+};
+// MXFP8: per element format the lowest product exponent (the exact sum's LSB weight), the largest
+// product significand and the largest shift of a product above that LSB.
+struct Mxfp8DotBounds {
+  static constexpr int e4m3_min_exp = -18, e4m3_prod = 196, e4m3_shift = 28;  // 14 * 14, t = 5 + 5
+  static constexpr int e5m2_min_exp = -32, e5m2_prod = 49, e5m2_shift = 58;   // 7 * 7, t = 13 + 13
 };
 
 class Mxfp4Dot64 {

@@ -1,8 +1,7 @@
 // The hardware of the OCP MX dot products (mx_dot.hpp): MXFP4 64-wide (rtl/mxfp4_dot64.sv) and
-// MXFP8 32-wide (rtl/mxfp8_dot32.sv; plain FP8 GEMMs run on it with both scales 127).
+// MXFP8 32-wide (rtl/mxfp8_dot32.sv; plain FP8 GEMMs run on it with both scales 127). Widths from
+// Mxfp4DotBounds / Mxfp8DotBounds; ranks and their fields as the RTL registers them.
 #include <algorithm>
-#include <climits>
-#include <cstdlib>
 
 #include "datapath/element.hpp"
 #include "datapath/hw.hpp"
@@ -13,34 +12,68 @@
 namespace hifsim::dp::hw {
 namespace {
 
-const std::vector<uint32_t> kCutMasks = {0b00000, 0b00100, 0b01010, 0b01110, 0b01111, 0b11111};
-
-uint64_t mag(int v) { return static_cast<uint64_t>(v < 0 ? -v : v); }
-
 // ---- MXFP4: two 32-element E2M1 blocks with E8M0 scales ----
 
+using B4 = Mxfp4DotBounds;
 constexpr int kMx4Elems = 64;
 constexpr int kMx4Blocks = kMx4Elems / fmt::kMxBlock;
-constexpr int kMx4Mag = 4;       // E2M1 magnitude in half units, <= 12
-constexpr int kMx4WP = 9;        // product, <= 144
-constexpr int kMx4WSum = 14;     // block sum, <= 4608
-constexpr int kMx4WX = 9;
-constexpr int kMx4Window = 41;   // the larger sum at bit 27 plus the smaller one shifted down
+constexpr int kMx4Mag = unsigned_bits(B4::a);
+constexpr int kMx4WP = signed_bits(B4::p);
+constexpr int kMx4WSum = signed_bits(B4::block_sum);
+constexpr int kMx4WX = std::max(signed_bits(-B4::exp_min), signed_bits(B4::exp_max));
+// s4a: the other block sum lands up to kJamDist binades below the leading one's LSB; further down
+// it is one jam bit (rtl/mxfp4_dot64.sv explains why that rounds alike).
+constexpr int kJamDist = 40;
+constexpr int kMx4WF = kMx4WSum + kJamDist + 1;            // F = S[h] << 40 + the other term
+constexpr int kMx4WLsb = kMx4WX + 1;                       // X[h] - 40
+constexpr int kMx4Side = 1 + kMx4Blocks * kMx4WX;          // {nan, X[1], X[0]}: computed first, carried along
 
 std::vector<Component> mx4_parts() {
+  const std::string f = std::to_string(kMx4WF);
   return {
       {"s0.dec", Kind::dec, 0, 0, 2 * kMx4Elems, false, true, "E2M1 magnitude -> half units"},
-      {"s1.prod", Kind::smul, kMx4Mag, 0, kMx4Elems, true, true, "64 sign-magnitude 4x4 products -> 9-bit two's complement"},
-      {"s2.tree", Kind::tree, fmt::kMxBlock, kMx4WP, kMx4Blocks, true, true, "2 block trees of 32 products (14-bit sums)"},
-      {"s3.exp", Kind::add, kMx4WX, 0, kMx4Blocks, false, false, "2 E8M0 exponent sums xa + xb - 256"},
-      {"s4.cmp", Kind::add, kMx4WX, 0, 1, false, false, "exponent difference X0 - X1"},
-      {"s4.swap", Kind::mux, kMx4WSum, 2, 2, false, false, "larger / smaller block sum"},
-      {"s4.shift", Kind::shift, kMx4WSum, 5, 1, false, false, "aligner of the smaller block sum (41-bit window + sticky)"},
-      {"s4.add", Kind::add, kMx4Window + 1, 0, 1, false, false, "two-term adder"},
-      {"s5.abs", Kind::add, kMx4Window + 1, 0, 1, true, false, "|sum|"},
-      {"s5.norm", Kind::norm, kMx4Window + 1, 0, 1, true, false, "leading-one detect + normalise"},
+      {"s1.prod", Kind::smul, kMx4Mag, 0, kMx4Elems, true, true,
+       std::to_string(kMx4Elems) + " sign-magnitude 4x4 products -> " + std::to_string(kMx4WP) + "-bit two's complement"},
+      {"s2.tree", Kind::tree, fmt::kMxBlock, kMx4WP, kMx4Blocks, true, true,
+       "2 block trees of 32 products (" + std::to_string(kMx4WSum) + "-bit sums)"},
+      {"s3.exp", Kind::add, kMx4WX, 0, kMx4Blocks, false, false,
+       "2 E8M0 exponent sums xa + xb - " + std::to_string(-B4::exp_min)},
+      {"s4.cmp", Kind::add, kMx4WX, 0, 1, false, false, "X[1] > X[0]: which block sum leads"},
+      {"s4.exp", Kind::add, kMx4WLsb, 0, 3, false, false, "d = X[h] - X[l], 40 - d and the LSB exponent X[h] - 40"},
+      {"s4.swap", Kind::mux, kMx4WSum, 2, 2, false, false, "leading / other block sum"},
+      {"s4.xswap", Kind::mux, kMx4WX, 2, 2, false, false, "their exponents"},
+      {"s4.shift", Kind::shift, kMx4WSum, unsigned_bits(kJamDist), 1, false, false,
+       "aligner of the other block sum: left by 40 - d (0..40) into the " + f + "-bit field, else a jam bit"},
+      {"s4.add", Kind::add, kMx4WF, 0, 1, false, false, "F = S[h] * 2^40 + the aligned other sum"},
+      {"s5.abs", Kind::add, kMx4WF, 0, 1, true, false, "|F|"},
+      {"s5.norm", Kind::norm, kMx4WF, 0, 1, true, false, "leading-one detect + normalise"},
       {"s5.round", Kind::add, 24, 0, 1, true, false, "RNE rounding increment"},
-      {"s5.exp", Kind::add, kMx4WX, 0, 1, true, false, "FP32 exponent"},
+      {"s5.exp", Kind::add, kMx4WLsb, 0, 1, true, false, "FP32 exponent"},
+  };
+}
+
+std::vector<StageRow> mx4_stage_table() {
+  return {
+      {"s0, s1", "E2M1 in half units, products `p = aA * aB` (quarter units)", "\\|p\\| <= " + grouped(B4::p),
+       std::to_string(kMx4WP) + "-bit signed"},
+      {"s2", "`S[b] = Σ_32 p`", "\\|S\\| <= " + grouped(B4::block_sum), std::to_string(kMx4WSum) + "-bit signed"},
+      {"s3", "`X[b] = (xa-127)+(xb-127)-2`", "X " + grouped(B4::exp_min) + ".." + grouped(B4::exp_max),
+       std::to_string(kMx4WX) + "-bit signed"},
+      {"s4a", "`F = S[h]·2^40 + S[l]·2^(40-d)`, `d = X[h] - X[l]` (d > 40: a jam bit ±1)", "",
+       std::to_string(kMx4WF) + "-bit signed"},
+      {"s4b", "`out = RNE_fp32(F · 2^(X[h]-40))`", "", "the single rounding"},
+  };
+}
+
+std::vector<PkgConst> mx4_pkg() {
+  return {
+      {"MX4_W_SUM", kMx4WSum, "s2 S[b] = sum of 32 products (quarter units)"},
+      {"MX4_MAX_SUM", B4::block_sum, ""},
+      {"MX4_W_X", kMx4WX, "s3 X[b] = xa + xb - MX4_EXP_OFFSET, two's complement"},
+      {"MX4_EXP_OFFSET", -B4::exp_min, "(xa - 127) + (xb - 127) - 2"},
+      {"MX4_X_MIN", B4::exp_min, ""},
+      {"MX4_X_MAX", B4::exp_max, ""},
+      {"MX4_JAM_DIST", kJamDist, "s4: a term more than this many binades below the other is a jam bit"},
   };
 }
 
@@ -49,45 +82,60 @@ UnitDesc mx4_describe(const DotParams& p) {
   d.rtl_top = "mxfp4_dot64";
   d.rtl_params = {{"STAGES", p.stages}};
   d.label = "mxfp4 x" + std::to_string(kMx4Elems);
+  d.cut_rule = "mxfp4_dot64";
   d.stages = p.stages;
-  d.cut_masks = kCutMasks;
-  const int scales = kMx4Blocks * 8 * 2;
-  d.cuts = {{"s1", "u_cut_s1", kMx4Elems * kMx4WP + scales},
-            {"s2", "u_cut_s2", kMx4Blocks * kMx4WSum + scales},
-            {"s3", "", kMx4Blocks * kMx4WSum + kMx4Blocks * kMx4WX},
-            {"s4", "u_cut_s4a", kMx4Window + 1 + kMx4WX + 1},
-            {"s5", "u_cut_s4b", 32}};
+  // The RTL's cut table (rtl/mxfp4_dot64.sv): STAGES -> ranks after s1, s2, s4a, s4b.
+  d.cut_masks = {0b0000, 0b0010, 0b0110, 0b0111, 0b1111};
+  d.cuts = {{"s1", "u_cut_s1", kMx4Side + kMx4Elems * kMx4WP},
+            {"s2", "u_cut_s2", kMx4Side + kMx4Blocks * kMx4WSum},
+            {"s4a", "u_cut_s4a", 1 + kMx4WLsb + kMx4WF},
+            {"s4b", "u_cut_s4b", 32}};
   d.parts = mx4_parts();
   d.operand_bits = kMx4Elems * 4 + kMx4Blocks * 8;
+  d.rtl_signals = {{"s1_p", kMx4Elems * kMx4WP}, {"s1_side", kMx4Side}, {"s2_sum", kMx4Blocks * kMx4WSum},
+                   {"s4_f", kMx4WF},            {"s4_lsb", kMx4WLsb}};
+  d.stage_table = mx4_stage_table();
+  d.pkg = mx4_pkg();
   return d;
+}
+
+// The RTL's s4a on the unit's block sums and exponents (rtl/mxfp4_dot64.sv): the leading term
+// h, the distance d, the field F and its LSB exponent.
+struct Mx4Align {
+  int h = 0, d = 0, dl = 0;
+  i128 hi = 0, lo = 0, f = 0;
+  int lsb = 0;
+};
+Mx4Align mx4_align(const Mxfp4DotStages& st) {
+  Mx4Align a;
+  const bool z0 = st.block_sum[0] == 0, z1 = st.block_sum[1] == 0;
+  a.h = (z0 || (!z1 && st.exp[1] > st.exp[0])) ? 1 : 0;
+  const int l = 1 - a.h;
+  a.d = st.exp[a.h] - st.exp[l];
+  a.dl = kJamDist - a.d;
+  const i128 sl = st.block_sum[l];
+  a.hi = i128(st.block_sum[a.h]) * (i128(1) << kJamDist);  // products, not shifts: the sums may be negative
+  if (sl == 0) a.lo = 0;
+  else if (a.d <= kJamDist) a.lo = sl * (i128(1) << a.dl);
+  else a.lo = sl < 0 ? -1 : 1;  // the jam bit
+  a.f = a.hi + a.lo;
+  a.lsb = st.exp[a.h] - kJamDist;
+  return a;
 }
 
 float mx4_trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m, const fmt::QTensor& Bq, size_t n,
                 size_t blk, NetSink& r) {
-  const size_t nb = A.blocks_per_row();
-  const uint16_t* ca = A.codes.data() + m * A.padded_cols + blk * kMx4Elems;
-  const uint16_t* cb = Bq.codes.data() + n * Bq.padded_cols + blk * kMx4Elems;
-  const uint8_t* sa = A.scales.data() + m * nb + blk * kMx4Blocks;
-  const uint8_t* sb = Bq.scales.data() + n * nb + blk * kMx4Blocks;
+  const uint16_t* ca = block_codes(A, m, blk, kMx4Elems);
+  const uint16_t* cb = block_codes(Bq, n, blk, kMx4Elems);
+  const uint8_t* sa = block_scales(A, m, blk, kMx4Blocks);
+  const uint8_t* sb = block_scales(Bq, n, blk, kMx4Blocks);
   uint8_t a8[kMx4Elems], b8[kMx4Elems];
   for (int k = 0; k < kMx4Elems; ++k) a8[k] = static_cast<uint8_t>(ca[k]), b8[k] = static_cast<uint8_t>(cb[k]);
   Mxfp4DotStages st;
   const DotResult res = Mxfp4Dot64::compute(a8, sa, b8, sb, &st);
-  for (int k = 0; k < kMx4Elems; ++k) r.net("in.operands", a8[k], 4);
-  for (int j = 0; j < kMx4Blocks; ++j) r.net("in.operands", sa[j], 8);
-  for (int k = 0; k < kMx4Elems; ++k) r.net("in.operands", b8[k], 4);
-  for (int j = 0; j < kMx4Blocks; ++j) r.net("in.operands", sb[j], 8);
-  for (int k = 0; k < kMx4Elems; ++k) {
-    r.net("s0.dec", a8[k] & 7, 3);
-    r.net("s0.dec", mag(st.a_a[k]), kMx4Mag);
-    r.net("s0.dec", b8[k] & 7, 3);
-    r.net("s0.dec", mag(st.a_b[k]), kMx4Mag);
-    r.net("s1.prod", mag(st.a_a[k]), kMx4Mag);
-    r.net("s1.prod", mag(st.a_b[k]), kMx4Mag);
-    r.net("s1.prod", ((a8[k] ^ b8[k]) >> 3) & 1, 1);
-    r.net("s1.prod", st.p[k], kMx4WP);
-  }
-  const uint32_t out = st.out_bits;
+  put_operand(r, ca, kMx4Elems, 4, sa, kMx4Blocks);
+  put_operand(r, cb, kMx4Elems, 4, sb, kMx4Blocks);
+  put_fp4_products(r, "s0.dec", a8, b8, st.a_a, st.a_b, st.p, kMx4Elems, kMx4Mag, kMx4WP);
   for (int b = 0; b < kMx4Blocks; ++b)
     put_tree(r, "s2.tree", std::vector<i128>(st.p + fmt::kMxBlock * b, st.p + fmt::kMxBlock * (b + 1)), kMx4WP);
   for (int b = 0; b < kMx4Blocks; ++b) {
@@ -95,152 +143,181 @@ float mx4_trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size
     r.net("s3.exp", sb[b], 8);
     r.net("s3.exp", st.exp[b], kMx4WX);
   }
-  const int dx = st.exp[0] - st.exp[1];
+  const Mx4Align a = mx4_align(st);
+  const int l = 1 - a.h;
   r.net("s4.cmp", st.exp[0], kMx4WX);
   r.net("s4.cmp", st.exp[1], kMx4WX);
-  r.net("s4.cmp", dx, kMx4WX);
-  const bool first_big = dx >= 0;
-  const i128 big = first_big ? st.block_sum[0] : st.block_sum[1];
-  const i128 small = first_big ? st.block_sum[1] : st.block_sum[0];
+  r.net("s4.cmp", a.h, 1);
+  r.net("s4.exp", a.d, kMx4WLsb);
+  r.net("s4.exp", a.dl, kMx4WLsb);
+  r.net("s4.exp", a.lsb, kMx4WLsb);
   r.net("s4.swap", st.block_sum[0], kMx4WSum);
   r.net("s4.swap", st.block_sum[1], kMx4WSum);
-  r.net("s4.swap", big, kMx4WSum);
-  r.net("s4.swap", small, kMx4WSum);
-  const int ad = std::min(std::abs(dx), 63);
-  // 41-bit window: the larger sum at bit 27, the smaller shifted right by the exponent difference.
-  const i128 aligned = ad <= 27 ? small * (i128(1) << (27 - ad)) : (small >> (ad - 27));
-  r.net("s4.shift", small, kMx4WSum);
-  r.net("s4.shift", std::min(ad, 31), 5);
-  r.net("s4.shift", aligned, kMx4Window);
-  const i128 bigx = big * (i128(1) << 27), sum = bigx + aligned;
-  r.net("s4.add", bigx, kMx4Window);
-  r.net("s4.add", aligned, kMx4Window);
-  r.net("s4.add", sum, kMx4Window + 1);
-  const int xh = first_big ? st.exp[0] : st.exp[1];
-  put_fp32_conversion(r, "s5.abs", "s5.norm", "s5.round", "s5.exp", sum, kMx4Window + 1, xh, kMx4WX, out);
-  std::vector<Field> sc;
-  for (int b = 0; b < kMx4Blocks; ++b) sc.push_back({(i128(sb[b]) << 8) | sa[b], 16});
-  std::vector<Field> c1 = sc, c2 = sc;
+  r.net("s4.swap", st.block_sum[a.h], kMx4WSum);
+  r.net("s4.swap", st.block_sum[l], kMx4WSum);
+  r.net("s4.xswap", st.exp[a.h], kMx4WX);
+  r.net("s4.xswap", st.exp[l], kMx4WX);
+  r.net("s4.shift", st.block_sum[l], kMx4WSum);
+  r.net("s4.shift", std::clamp(a.dl, 0, kJamDist), unsigned_bits(kJamDist));
+  r.net("s4.shift", a.lo, kMx4WF);
+  r.net("s4.add", a.hi, kMx4WF);
+  r.net("s4.add", a.lo, kMx4WF);
+  r.net("s4.add", a.f, kMx4WF);
+  put_fp32_conversion(r, "s5.abs", "s5.norm", "s5.round", "s5.exp", a.f, kMx4WF, a.lsb, kMx4WLsb, st.out_bits);
+  // The ranks carry exactly the RTL's fields.
+  const i128 side = (i128(st.nan) << (2 * kMx4WX)) | (i128(st.exp[1] & ((1 << kMx4WX) - 1)) << kMx4WX) |
+                    (st.exp[0] & ((1 << kMx4WX) - 1));
+  std::vector<Field> c1{{side, kMx4Side}}, c2{{side, kMx4Side}};
   for (int k = 0; k < kMx4Elems; ++k) c1.push_back({st.p[k], kMx4WP});
   for (int b = 0; b < kMx4Blocks; ++b) c2.push_back({st.block_sum[b], kMx4WSum});
   put_cut(r, d, 1, c1);
   put_cut(r, d, 2, c2);
-  put_cut(r, d, 3, {{st.block_sum[0], kMx4WSum}, {st.block_sum[1], kMx4WSum}, {st.exp[0], kMx4WX}, {st.exp[1], kMx4WX}});
-  put_cut(r, d, 4, {{sum, kMx4Window + 1}, {xh, kMx4WX}, {st.nan, 1}});
-  put_cut(r, d, 5, {{out, 32}});
+  put_cut(r, d, 3, {{st.nan, 1}, {a.lsb, kMx4WLsb}, {a.f, kMx4WF}});
+  put_cut(r, d, 4, {{st.out_bits, 32}});
   return res.value;
 }
 
 // ---- MXFP8 / FP8: one 32-element block of E4M3 or E5M2 elements ----
 
-bool e5m2(fmt::Format f) { return f == fmt::Format::mxfp8_e5m2 || f == fmt::Format::fp8_e5m2; }
-bool has_scale(fmt::Format f) { return f == fmt::Format::mxfp8_e4m3 || f == fmt::Format::mxfp8_e5m2; }
+using B8 = Mxfp8DotBounds;
+constexpr int kMx8Lanes = fmt::kMxBlock;
+constexpr int kMx8WX = 11;  // X and the LSB exponent (rtl/mxfp8_dot32.sv WX)
+
+bool e5m2(fmt::Format f) { return fmt::format_traits(f).element == fmt::Code::e5m2; }
+bool has_scale(fmt::Format f) { return fmt::format_traits(f).scale == fmt::Code::e8m0; }  // plain FP8: none
 
 struct Mx8Widths {
-  int sig, ebits, pbits, window, sum;  // element significand, product exponent, product, window, sum bits
+  int sig, off, pbits, shift, sum, lane, side;  // element significand and exponent offset, product, shift, sum
+  int min_exp;
 };
-Mx8Widths mx8_widths(fmt::Format f, int lanes) {
+Mx8Widths mx8_widths(fmt::Format f) {
   const bool e5 = e5m2(f);
+  const Elem one = e5 ? decode_e5m2(0x01) : decode_e4m3(0x01);  // the smallest subnormal: t = tmin
+  const Elem top = e5 ? decode_e5m2(fmt::kE5M2.max_finite) : decode_e4m3(fmt::kE4M3.max_finite);
   Mx8Widths w;
-  w.sig = e5 ? 3 : 4;
-  w.ebits = e5 ? 6 : 5;
+  w.sig = unsigned_bits(top.sig);
+  w.off = unsigned_bits(top.exp - one.exp);
   w.pbits = 2 * w.sig;
-  w.window = e5 ? 69 : 41;  // the exact sum aligned to the lowest product exponent
-  w.sum = w.window + 1 + ceil_log2(lanes);
+  w.shift = w.off + 1;
+  w.min_exp = e5 ? B8::e5m2_min_exp : B8::e4m3_min_exp;
+  w.sum = e5 ? signed_bits(kMx8Lanes * B8::e5m2_prod) + B8::e5m2_shift : signed_bits(kMx8Lanes * B8::e4m3_prod) + B8::e4m3_shift;
+  w.lane = 1 + w.pbits + w.shift;
+  w.side = 4 + kMx8WX;  // {scale nan, nan, +inf, -inf, X}
   return w;
 }
 
+std::vector<Component> mx8_parts(const Mx8Widths& w, int n) {
+  const std::string s = std::to_string(w.sum);
+  return {
+      {"s0.dec", Kind::mux, w.sig, 2, 2 * n, true, true, "FP8 significand (hidden bit / subnormal)"},
+      {"s1.prod", Kind::mul, w.sig, w.sig, n, true, true, "significand products"},
+      {"s1.exp", Kind::add, w.shift, 0, n, true, true, "product shifts tA + tB - 2 tmin"},
+      {"s2.shift", Kind::shift, w.pbits, w.shift, n, true, true, "alignment to the lowest product exponent"},
+      {"s2.neg", Kind::mux, w.sum, 2, n, true, true, "conditional negate of the aligned terms"},
+      {"s2.tree", Kind::tree, n, w.sum, 1, true, false, "exact sum (" + s + "-bit)"},
+      {"s3.exp", Kind::add, kMx8WX, 0, 1, false, false, "E8M0 scale exponent sum"},
+      {"s4.abs", Kind::add, w.sum, 0, 1, true, false, "|sum|"},
+      {"s4.norm", Kind::norm, w.sum, 0, 1, true, false, "leading-one detect + normalise"},
+      {"s4.round", Kind::add, 24, 0, 1, true, false, "RNE rounding increment"},
+      {"s4.exp", Kind::add, kMx8WX, 0, 1, true, false, "FP32 exponent"},
+  };
+}
+
+std::vector<PkgConst> mx8_pkg() {
+  const Mx8Widths w4 = mx8_widths(fmt::Format::mxfp8_e4m3), w5 = mx8_widths(fmt::Format::mxfp8_e5m2);
+  return {
+      {"MX8_E4M3_MIN_EXP", w4.min_exp, "lowest product exponent = the sum's LSB weight"},
+      {"MX8_E5M2_MIN_EXP", w5.min_exp, ""},
+      {"MX8_E4M3_W_SUM", w4.sum, "s2 exact sum of 32 aligned products, two's complement"},
+      {"MX8_E5M2_W_SUM", w5.sum, ""},
+      {"MX8_EXP_OFFSET", 254, "s3 X = xa + xb - 254"},
+  };
+}
+
 UnitDesc mx8_describe(const DotParams& p) {
-  const Mx8Widths w = mx8_widths(p.format, p.lanes);
+  const Mx8Widths w = mx8_widths(p.format);
   const int n = p.lanes;
   UnitDesc d;
   d.rtl_top = "mxfp8_dot32";
   d.rtl_params = {{"E5M2", e5m2(p.format) ? 1 : 0}, {"STAGES", p.stages}};
   d.label = std::string(fmt::format_info(p.format).name) + " x" + std::to_string(n);
+  d.cut_rule = "mxfp8_dot32";
   d.stages = p.stages;
-  d.cut_masks = kCutMasks;
-  const int prod = n * (w.pbits + w.ebits + 1) + 16 + 2;
-  const int sum = w.sum + 9 + 1;
-  d.cuts = {{"s1", "u_cut_s1", prod}, {"s2", "u_cut_s2", sum}, {"s3", "", sum}, {"s3", "", sum}, {"s4", "u_cut_s4", 32}};
-  d.parts = {
-      {"s0.dec", Kind::mux, w.sig, 2, 2 * n, true, true, "FP8 significand (hidden bit / subnormal)"},
-      {"s1.prod", Kind::mul, w.sig, w.sig, n, true, true, "significand products"},
-      {"s1.exp", Kind::add, w.ebits, 0, n, true, true, "product exponents"},
-      {"s2.shift", Kind::shift, w.pbits, ceil_log2(w.window), n, true, true, "alignment to the lowest product exponent"},
-      {"s2.neg", Kind::mux, w.window, 2, n, true, true, "conditional complement (carry-in to the tree)"},
-      {"s2.tree", Kind::tree, n, w.window + 1, 1, true, false, "exact sum"},
-      {"s3.exp", Kind::add, 9, 0, 1, false, false, "E8M0 scale exponent sum"},
-      {"s4.abs", Kind::add, w.sum, 0, 1, true, false, "|sum|"},
-      {"s4.norm", Kind::norm, w.sum, 0, 1, true, false, "leading-one detect + normalise"},
-      {"s4.round", Kind::add, 24, 0, 1, true, false, "RNE rounding increment"},
-      {"s4.exp", Kind::add, 9, 0, 1, true, false, "FP32 exponent"},
-  };
+  // The RTL's cut table (rtl/mxfp8_dot32.sv): STAGES -> ranks after s1, s2, s4.
+  d.cut_masks = {0b000, 0b010, 0b011, 0b111};
+  d.cuts = {{"s1", "u_cut_s1", w.side + n * w.lane}, {"s2", "u_cut_s2", w.side + w.sum}, {"s4", "u_cut_s4", 32}};
+  d.parts = mx8_parts(w, n);
   d.operand_bits = n * 8 + (has_scale(p.format) ? 8 : 0);
+  d.rtl_signals = {{"s1_lane", n * w.lane}, {"s1_side", w.side}, {"s2_sum", w.sum}};
+  d.stage_table = {
+      {"s1", "products `sigA*sigB`, shift `tA+tB - 2 tmin`", "", std::to_string(w.pbits) + "-bit; " + std::to_string(w.shift) + "-bit"},
+      {"s2", "exact sum of the aligned products, LSB weight 2^" + std::to_string(w.min_exp), "", std::to_string(w.sum) + "-bit signed"},
+      {"s3", "`X = (xa-127)+(xb-127)`", "", std::to_string(kMx8WX) + "-bit signed (with the LSB exponent)"},
+      {"s4", "`out = RNE_fp32(sum * 2^(X - " + std::to_string(-w.min_exp) + "))`", "", "the single rounding"},
+  };
+  d.pkg = mx8_pkg();
   return d;
 }
 
 float mx8_trace(const UnitDesc& d, const DotParams& p, const fmt::QTensor& A, size_t m, const fmt::QTensor& Bq, size_t n,
                 size_t blk, NetSink& r) {
   const int N = p.lanes;
-  const Mx8Widths w = mx8_widths(p.format, N);
+  const Mx8Widths w = mx8_widths(p.format);
   const bool e5 = e5m2(p.format), scaled = has_scale(p.format);
-  const uint16_t* ca = A.codes.data() + m * A.padded_cols + blk * static_cast<size_t>(N);
-  const uint16_t* cb = Bq.codes.data() + n * Bq.padded_cols + blk * static_cast<size_t>(N);
+  const uint16_t* ca = block_codes(A, m, blk, N);
+  const uint16_t* cb = block_codes(Bq, n, blk, N);
   uint8_t a8[64], b8[64];
   for (int k = 0; k < N; ++k) a8[k] = static_cast<uint8_t>(ca[k]), b8[k] = static_cast<uint8_t>(cb[k]);
-  uint8_t xa = 127, xb = 127;
-  if (scaled) {
-    const size_t nb = A.blocks_per_row();
-    xa = A.scales[m * nb + blk], xb = Bq.scales[n * nb + blk];
-  }
+  const uint8_t unscaled = 127;  // plain FP8: 2^0
+  const uint8_t* sa = scaled ? block_scales(A, m, blk, 1) : &unscaled;
+  const uint8_t* sb = scaled ? block_scales(Bq, n, blk, 1) : &unscaled;
+  const uint8_t xa = *sa, xb = *sb;
   Mxfp8DotStages st;
   const DotResult res = Mxfp8Dot32::compute(e5 ? fmt::kE5M2 : fmt::kE4M3, a8, xa, b8, xb, &st);
-  for (int k = 0; k < N; ++k) r.net("in.operands", a8[k], 8);
-  if (scaled) r.net("in.operands", xa, 8);
-  for (int k = 0; k < N; ++k) r.net("in.operands", b8[k], 8);
-  if (scaled) r.net("in.operands", xb, 8);
+  put_operand(r, ca, N, 8, sa, scaled ? 1 : 0);
+  put_operand(r, cb, N, 8, sb, scaled ? 1 : 0);
   std::vector<i128> terms(static_cast<size_t>(N));
+  std::vector<Field> c1;
   for (int k = 0; k < N; ++k) {
     const Elem x = e5 ? decode_e5m2(a8[k]) : decode_e4m3(a8[k]);
     const Elem y = e5 ? decode_e5m2(b8[k]) : decode_e4m3(b8[k]);
+    const bool num = x.kind == Elem::num && y.kind == Elem::num;
+    const int shift = num ? st.prod_exp[k] - st.min_exp : 0;  // t - tmin of both elements (0 for a special)
     r.net("s0.dec", a8[k], 8);
     r.net("s0.dec", x.sig, w.sig);
-    r.net("s0.dec", x.exp, w.ebits - 1);
     r.net("s0.dec", b8[k], 8);
     r.net("s0.dec", y.sig, w.sig);
-    r.net("s0.dec", y.exp, w.ebits - 1);
     r.net("s1.prod", x.sig, w.sig);
     r.net("s1.prod", y.sig, w.sig);
     r.net("s1.prod", st.prod_sig[k], w.pbits);
-    r.net("s1.exp", x.exp, w.ebits - 1);
-    r.net("s1.exp", y.exp, w.ebits - 1);
-    r.net("s1.exp", st.prod_exp[k], w.ebits);
-    const i128 t = st.prod_sig[k] ? i128(st.prod_sig[k]) << (st.prod_exp[k] - st.min_exp) : 0;
+    r.net("s1.exp", x.exp - st.min_exp / 2, w.off);
+    r.net("s1.exp", y.exp - st.min_exp / 2, w.off);
+    r.net("s1.exp", shift, w.shift);
+    const i128 t = i128(st.prod_sig[k]) << shift;
     terms[static_cast<size_t>(k)] = st.prod_neg[k] ? -t : t;
     r.net("s2.shift", st.prod_sig[k], w.pbits);
-    r.net("s2.shift", t, w.window);
-    r.net("s2.neg", t, w.window);
-    r.net("s2.neg", terms[static_cast<size_t>(k)], w.window);
+    r.net("s2.shift", t, w.sum);
+    r.net("s2.neg", t, w.sum);
+    r.net("s2.neg", terms[static_cast<size_t>(k)], w.sum);
+    c1.push_back({st.prod_neg[k], 1});
+    c1.push_back({st.prod_sig[k], w.pbits});
+    c1.push_back({shift, w.shift});
   }
-  const i128 sum = put_tree(r, "s2.tree", terms, w.window + 1);
+  const i128 sum = put_tree(r, "s2.tree", terms, w.sum);
+  const int lsb = st.scale_exp + st.min_exp;
   r.net("s3.exp", xa, 8);
   r.net("s3.exp", xb, 8);
-  r.net("s3.exp", st.scale_exp, 9);
-  put_fp32_conversion(r, "s4.abs", "s4.norm", "s4.round", "s4.exp", sum, w.sum, st.min_exp, 9, st.out_bits);
-  std::vector<Field> c1;
-  for (int k = 0; k < N; ++k) {
-    c1.push_back({st.prod_sig[k], w.pbits});
-    c1.push_back({st.prod_exp[k], w.ebits});
-    c1.push_back({st.prod_neg[k] ? 1 : 0, 1});
-  }
-  c1.push_back({(i128(xb) << 8) | xa, 16});
-  c1.push_back({0, 2});
-  const std::vector<Field> cs = {{sum, w.sum}, {st.min_exp, 9}, {0, 1}};
+  r.net("s3.exp", lsb, kMx8WX);
+  put_fp32_conversion(r, "s4.abs", "s4.norm", "s4.round", "s4.exp", sum, w.sum, lsb, kMx8WX, st.out_bits);
+  // The ranks carry exactly the RTL's fields: per lane {neg, psig, shift}; {flags, X}; the sum.
+  const bool scale_nan = xa == 0xFF || xb == 0xFF;
+  const Field side{(i128(scale_nan) << 3 | i128(st.prod_nan) << 2 | i128(st.pinf) << 1 | i128(st.ninf)) << kMx8WX |
+                       (lsb & ((1 << kMx8WX) - 1)),
+                   w.side};
+  c1.push_back(side);
   put_cut(r, d, 1, c1);
-  put_cut(r, d, 2, cs);
-  put_cut(r, d, 3, cs);
-  put_cut(r, d, 4, cs);
-  put_cut(r, d, 5, {{st.out_bits, 32}});
+  put_cut(r, d, 2, {side, {sum, w.sum}});
+  put_cut(r, d, 3, {{st.out_bits, 32}});
   return res.value;
 }
 
@@ -248,9 +325,9 @@ std::pair<std::string, std::string> supported(const DotParams&) { return {}; }
 
 }  // namespace
 
-extern const DotUnit kMxfp4Dot64;
-extern const DotUnit kMxfp8Dot32;
-const DotUnit kMxfp4Dot64{mx4_describe, mx4_trace, supported};
-const DotUnit kMxfp8Dot32{mx8_describe, mx8_trace, supported};
+extern const DotUnitHw kMxfp4Dot64;
+extern const DotUnitHw kMxfp8Dot32;
+const DotUnitHw kMxfp4Dot64{mx4_describe, mx4_trace, supported};
+const DotUnitHw kMxfp8Dot32{mx8_describe, mx8_trace, supported};
 
 }  // namespace hifsim::dp::hw

@@ -27,7 +27,7 @@ DotResult Nvfp4Dot64::compute(const uint8_t* ca, const uint8_t* sa, const uint8_
     s.tt[j] = static_cast<int8_t>(x.exp + y.exp);
     const int sign = (x.neg != y.neg) ? -1 : 1;  // scales are positive in practice; the sign is honoured
     s.partial[j] = sign * s.sub[j] * s.ss[j];
-    s.aligned[j] = static_cast<int64_t>(s.partial[j]) * (int64_t{1} << (s.tt[j] + 18));
+    s.aligned[j] = static_cast<int64_t>(s.partial[j]) * (int64_t{1} << (s.tt[j] - Nvfp4DotBounds::tt_min));
     total += s.aligned[j];
   }
   s.total = total;
@@ -35,7 +35,7 @@ DotResult Nvfp4Dot64::compute(const uint8_t* ca, const uint8_t* sa, const uint8_
   if (s.nan) {
     r.exact = ExactValue::make_nan();
   } else {
-    r.exact = ExactValue::from_int(total, -20);  // weight: quarter units (2^-2) x 2^-18
+    r.exact = ExactValue::from_int(total, Nvfp4DotBounds::lsb_exp);  // weight: quarter units (2^-2) x 2^-18
   }
   r.value = round_to_float(r.exact);
   s.out_bits = fmt::f32_bits(r.value);

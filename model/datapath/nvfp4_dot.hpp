@@ -33,6 +33,7 @@ struct Nvfp4DotStages {
 struct Nvfp4DotBounds {
   static constexpr int a = 12, p = 144, sub = 2304, ss = 225, partial = 518400;
   static constexpr int tt_min = -18, tt_max = 10;
+  static constexpr int lsb_exp = 2 * -1 + tt_min;  // T's LSB weight: quarter units x 2^tt_min = 2^-20
 };
 
 class Nvfp4Dot64 {

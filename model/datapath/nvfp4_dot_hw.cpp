@@ -27,14 +27,15 @@ constexpr int kAlignOffset = -B::tt_min;                   // shift = tt + 18 >=
 constexpr int kShiftBits = unsigned_bits(B::tt_max - B::tt_min);
 constexpr int kScaleSig = unsigned_bits(15);               // E4M3 significand with its hidden bit
 constexpr int kScaleExp = 5;                               // E4M3 t = -9..5
-constexpr int kLsbExp = -20;                               // T's LSB weight: quarter units x 2^-18
-// The drift issue 12 names: the cost model had one bit more than the bounds need at s4..s6; kept
-// here so that the restructuring can be shown byte-identical, removed in the next commit.
-constexpr int kDrift = 1;
-constexpr int kWPartial = signed_bits(B::partial) + kDrift;
-constexpr int kWAligned = signed_bits(static_cast<long long>(B::partial) << (B::tt_max - B::tt_min)) + kDrift;
-constexpr int kWTotal = signed_bits(static_cast<long long>(kSub) * (static_cast<long long>(B::partial) << (B::tt_max - B::tt_min))) + kDrift;
+constexpr int kLsbExp = B::lsb_exp;
+constexpr long long kMaxAligned = static_cast<long long>(B::partial) << (B::tt_max - B::tt_min);
+constexpr int kWPartial = signed_bits(B::partial);
+constexpr int kWAligned = signed_bits(kMaxAligned);
+constexpr int kWTotal = signed_bits(kSub * kMaxAligned);
+constexpr int kSideJ = 1 + kWTT + kWSS;                    // per sub-block {scale sign, tt, ss}
+constexpr int kSide = 1 + kSub * kSideJ;                   // + the NaN flag: computed first, carried along
 
+// The RTL's cut table (rtl/nvfp4_dot64.sv): STAGES -> ranks after s1, s2, s4, s6, s7.
 const std::vector<uint32_t> kCutMasks = {0b00000, 0b00100, 0b01010, 0b01110, 0b01111, 0b11111};
 
 std::vector<Component> parts() {
@@ -63,51 +64,80 @@ std::vector<Component> parts() {
   };
 }
 
+std::vector<StageRow> stage_table() {
+  return {
+      {"s0", "E2M1 in half units `a[k]`", "\\|a\\| <= " + grouped(B::a), std::to_string(kWA) + "-bit signed"},
+      {"s1", "`p[k] = aA[k] * aB[k]` (quarter units)", "\\|p\\| <= " + grouped(B::p), std::to_string(kWP) + "-bit signed"},
+      {"s2", "`S[j] = Σ_{16} p`", "\\|S\\| <= " + grouped(B::sub), std::to_string(kWSub) + "-bit signed"},
+      {"s3", "`ss[j] = sigA * sigB`, `tt[j] = tA + tB` (E4M3 = sig * 2^t, sig <= 15, t in -9..5)",
+       "ss <= " + grouped(B::ss) + "; tt " + grouped(B::tt_min) + ".." + grouped(B::tt_max),
+       std::to_string(kWSS) + "-bit; " + std::to_string(kWTT) + "-bit signed"},
+      {"s4", "`P[j] = S[j] * ss[j]`", "\\|P\\| <= " + grouped(B::partial), std::to_string(kWPartial) + "-bit signed"},
+      {"s5", "`Q[j] = P[j] << (tt[j] + " + std::to_string(kAlignOffset) + ")` (align to weight 2^" + std::to_string(kLsbExp) + ")",
+       "\\|Q\\| <= " + grouped(B::partial) + " * 2^" + std::to_string(B::tt_max - B::tt_min), std::to_string(kWAligned) + "-bit signed"},
+      {"s6", "`T = Σ_j Q[j]`", "\\|T\\| <= " + std::to_string(kSub) + " * " + grouped(B::partial) + " * 2^" +
+                                    std::to_string(B::tt_max - B::tt_min), std::to_string(kWTotal) + "-bit signed"},
+      {"s7", "`out = RNE_fp32(T * 2^" + std::to_string(kLsbExp) + ")`", "", "the single rounding"},
+  };
+}
+
+std::vector<PkgConst> pkg() {
+  return {
+      {"NV_SUBBLOCKS", kSub, "16 elements each, one E4M3 scale per operand"},
+      {"NV_W_P", kWP, "s1 p[k] = aA * aB (quarter units), two's complement"},
+      {"NV_W_SUB", kWSub, "s2 S[j] = sum of 16 products"},
+      {"NV_W_SS", kWSS, "s3 ss[j] = sigA * sigB, unsigned"},
+      {"NV_W_TT", kWTT, "s3 tt[j] = tA + tB, two's complement"},
+      {"NV_W_PARTIAL", kWPartial, "s4 P[j] = S[j] * ss[j]"},
+      {"NV_W_ALIGNED", kWAligned, "s5 Q[j] = P[j] << (tt[j] + NV_ALIGN_OFFSET)"},
+      {"NV_W_TOTAL", kWTotal, "s6 T = sum of Q[j]"},
+      {"NV_ALIGN_OFFSET", kAlignOffset, "shift = tt + NV_ALIGN_OFFSET >= 0"},
+      {"NV_LSB_EXP", kLsbExp, "s7 out = RNE_fp32(T * 2^NV_LSB_EXP)"},
+      {"NV_MAX_A", B::a, ""},
+      {"NV_MAX_P", B::p, ""},
+      {"NV_MAX_SUB", B::sub, ""},
+      {"NV_MAX_SS", B::ss, ""},
+      {"NV_MAX_PARTIAL", B::partial, ""},
+      {"NV_TT_MIN", B::tt_min, ""},
+      {"NV_TT_MAX", B::tt_max, ""},
+  };
+}
+
 UnitDesc describe(const DotParams& p) {
   UnitDesc d;
   d.rtl_top = "nvfp4_dot64";
   d.rtl_params = {{"STAGES", p.stages}};
   d.label = "nvfp4 x" + std::to_string(kElems);
   d.stages = p.stages;
+  d.cut_rule = "nvfp4_dot64";
   d.cut_masks = kCutMasks;
-  const int scales = kSub * 8 * 2;  // both operands' E4M3 scale codes
-  d.cuts = {{"s1", "u_cut_s1", kElems * kWP + scales},
-            {"s2", "u_cut_s2", kSub * kWSub + scales},
-            {"s4", "u_cut_s4", kSub * kWPartial + kSub * kWTT},
-            {"s6", "u_cut_s6", kWTotal + 1},
+  d.cuts = {{"s1", "u_cut_s1", kSide + kElems * kWP},
+            {"s2", "u_cut_s2", kSide + kSub * kWSub},
+            {"s4", "u_cut_s4", 1 + kSub * kWTT + kSub * kWPartial},
+            {"s6", "u_cut_s6", 1 + kWTotal},
             {"s7", "u_cut_s7", 32}};
   d.parts = parts();
   d.operand_bits = kElems * 4 + kSub * 8;
+  d.rtl_signals = {{"s1_p", kElems * kWP},    {"s1_side", kSide}, {"s2_sub", kSub * kWSub},
+                   {"s4_part", kSub * kWPartial}, {"s4_tt", kSub * kWTT}, {"s6_total", kWTotal}};
+  d.stage_table = stage_table();
+  d.pkg = pkg();
   return d;
 }
 
-uint64_t mag(int v) { return static_cast<uint64_t>(v < 0 ? -v : v); }
-
 float trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m, const fmt::QTensor& Bq, size_t n, size_t blk,
             NetSink& r) {
-  const size_t nb = A.blocks_per_row();
-  const uint16_t* ca = A.codes.data() + m * A.padded_cols + blk * kElems;
-  const uint16_t* cb = Bq.codes.data() + n * Bq.padded_cols + blk * kElems;
-  const uint8_t* sa = A.scales.data() + m * nb + blk * kSub;
-  const uint8_t* sb = Bq.scales.data() + n * nb + blk * kSub;
+  const uint16_t* ca = block_codes(A, m, blk, kElems);
+  const uint16_t* cb = block_codes(Bq, n, blk, kElems);
+  const uint8_t* sa = block_scales(A, m, blk, kSub);
+  const uint8_t* sb = block_scales(Bq, n, blk, kSub);
   uint8_t a8[kElems], b8[kElems];
   for (int k = 0; k < kElems; ++k) a8[k] = static_cast<uint8_t>(ca[k]), b8[k] = static_cast<uint8_t>(cb[k]);
   Nvfp4DotStages st;
   const DotResult res = Nvfp4Dot64::compute(a8, sa, b8, sb, &st);
-  for (int k = 0; k < kElems; ++k) r.net("in.operands", a8[k], 4);
-  for (int j = 0; j < kSub; ++j) r.net("in.operands", sa[j], 8);
-  for (int k = 0; k < kElems; ++k) r.net("in.operands", b8[k], 4);
-  for (int j = 0; j < kSub; ++j) r.net("in.operands", sb[j], 8);
-  for (int k = 0; k < kElems; ++k) {
-    r.net("s0.dec", a8[k] & 7, 3);
-    r.net("s0.dec", mag(st.a_a[k]), kMag);
-    r.net("s0.dec", b8[k] & 7, 3);
-    r.net("s0.dec", mag(st.a_b[k]), kMag);
-    r.net("s1.prod", mag(st.a_a[k]), kMag);
-    r.net("s1.prod", mag(st.a_b[k]), kMag);
-    r.net("s1.prod", ((a8[k] ^ b8[k]) >> 3) & 1, 1);
-    r.net("s1.prod", st.p[k], kWP);
-  }
+  put_operand(r, ca, kElems, 4, sa, kSub);
+  put_operand(r, cb, kElems, 4, sb, kSub);
+  put_fp4_products(r, "s0.dec", a8, b8, st.a_a, st.a_b, st.p, kElems, kMag, kWP);
   for (int j = 0; j < kSub; ++j) put_tree(r, "s2.tree", std::vector<i128>(st.p + kPerSub * j, st.p + kPerSub * (j + 1)), kWP);
   for (int j = 0; j < kSub; ++j) {
     const Elem x = decode_e4m3(sa[j]), y = decode_e4m3(sb[j]);
@@ -130,16 +160,21 @@ float trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m
   }
   put_tree(r, "s6.tree", std::vector<i128>(st.aligned, st.aligned + kSub), kWAligned);
   put_fp32_conversion(r, "s7.abs", "s7.norm", "s7.round", "s7.exp", st.total, kWTotal, kLsbExp, 8, st.out_bits);
-  std::vector<Field> sc;
-  for (int j = 0; j < kSub; ++j) sc.push_back({(i128(sb[j]) << 8) | sa[j], 16});
-  std::vector<Field> c1 = sc, c2 = sc, c3;
+  // The ranks carry exactly the RTL's fields (rtl/nvfp4_dot64.sv).
+  i128 side = st.nan;
+  for (int j = kSub - 1; j >= 0; --j) {
+    const bool neg = decode_e4m3(sa[j]).neg != decode_e4m3(sb[j]).neg;
+    side = (side << kSideJ) | (i128(neg) << (kWTT + kWSS)) | (i128(st.tt[j] & ((1 << kWTT) - 1)) << kWSS) | st.ss[j];
+  }
+  std::vector<Field> c1{{side, kSide}}, c2{{side, kSide}}, c3{{st.nan, 1}};
   for (int k = 0; k < kElems; ++k) c1.push_back({st.p[k], kWP});
   for (int j = 0; j < kSub; ++j) c2.push_back({st.sub[j], kWSub});
-  for (int j = 0; j < kSub; ++j) c3.push_back({st.partial[j], kWPartial}), c3.push_back({st.tt[j], kWTT});
+  for (int j = 0; j < kSub; ++j) c3.push_back({st.tt[j], kWTT});
+  for (int j = 0; j < kSub; ++j) c3.push_back({st.partial[j], kWPartial});
   put_cut(r, d, 1, c1);
   put_cut(r, d, 2, c2);
   put_cut(r, d, 3, c3);
-  put_cut(r, d, 4, {{st.total, kWTotal}, {st.nan, 1}});
+  put_cut(r, d, 4, {{st.nan, 1}, {st.total, kWTotal}});
   put_cut(r, d, 5, {{st.out_bits, 32}});
   return res.value;
 }
@@ -148,7 +183,7 @@ std::pair<std::string, std::string> supported(const DotParams&) { return {}; }
 
 }  // namespace
 
-extern const DotUnit kNvfp4Dot64;
-const DotUnit kNvfp4Dot64{describe, trace, supported};
+extern const DotUnitHw kNvfp4Dot64;
+const DotUnitHw kNvfp4Dot64{describe, trace, supported};
 
 }  // namespace hifsim::dp::hw

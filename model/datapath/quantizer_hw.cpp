@@ -44,6 +44,8 @@ UnitDesc hif4_quantizer() {
       q("q.reg", Kind::reg, unit_bits, 0, 1, "output block register"),
   };
   d.operand_bits = x;
+  d.cut_rule = "hif4_quantizer";
+  d.rtl_signals = {{"q1_peak", peaks}, {"q2_scale", scale}, {"q3_e1", 24}, {"q4_unit", unit_bits}};
   return d;
 }
 

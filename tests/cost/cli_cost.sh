@@ -39,6 +39,16 @@ grep -q 'seeded normal values' "$OUT/shape/cost.json" || fail "shape-only trace:
 [[ $(grep -c '^| \(hif4\|nvfp4\|mxfp4\|hif8\|bf16\) x' "$OUT/cmp/compare.md") -eq 5 ]] || fail "compare.md rows"
 grep -q 'about 1/3 of NVFP4' "$OUT/cmp/compare.md" || fail "compare.md: paper claims"
 
+# What is costed: a unit's components, widths and register ranks as CSV (the RTL's cut table and
+# widths: tests/hw checks them against the elaborated module); a bad parameter is named.
+"$H" cost --inventory --unit nvfp4_dot64 --set STAGES=3 > "$OUT/inv.csv"
+head -1 "$OUT/inv.csv" | grep -q '^unit,parameters,component,class,p1,p2,count,cut,after,shared,ge_each,ge,what$' || fail "inventory header"
+grep -q '^nvfp4_dot64,STAGES=3,s4.mul,mul,13,8,4,0,,no,' "$OUT/inv.csv" || fail "inventory: s4.mul row"
+grep -q '^nvfp4_dot64,STAGES=3,pipe.c3,reg,105,0,1,3,s4,no,' "$OUT/inv.csv" || fail "inventory: rank after s4"
+[[ $(grep -c ',pipe.c' "$OUT/inv.csv") -eq 3 ]] || fail "inventory: STAGES=3 has 3 ranks"
+if "$H" cost --inventory --unit hif8_dot --set N=16,X=3 > /dev/null 2> "$OUT/inv.err"; then fail "unknown unit parameter accepted"; fi
+grep -q "hif8_dot: X: unknown parameter" "$OUT/inv.err" || fail "inventory message: $(cat "$OUT/inv.err")"
+
 # A missing coefficient: exit non-zero, one line naming the file and the entry.
 mkdir -p "$OUT/tables"
 cp "$ROOT"/configs/cost/*.yaml "$ROOT"/configs/cost/synth.csv "$OUT/tables/"

@@ -1,5 +1,5 @@
 // Switching activity (docs/cost.md, "Activity"): exact Hamming counts on hand-made sequences,
-// every inventory component measured, register widths consistent with the inventory, and energy
+// every inventory component measured at every STAGES of the unit, register widths consistent with the inventory, and energy
 // that depends on the format and on the data.
 #include <gtest/gtest.h>
 
@@ -109,7 +109,7 @@ TEST(CostActivity, EveryComponentIsMeasuredAndRegisterWidthsMatchTheInventory) {
   const Data d = sample_data();
   for (const fmt::Format f : {fmt::Format::hif4, fmt::Format::nvfp4, fmt::Format::mxfp4, fmt::Format::hif8, fmt::Format::bf16,
                               fmt::Format::mxfp8_e4m3, fmt::Format::mxfp8_e5m2, fmt::Format::fp8_e4m3}) {
-    for (int stages = 0; stages <= 5; ++stages) {
+    for (int stages = 0; stages <= dp::hw::describe_dot(default_unit_spec(f, 0)).max_stages(); ++stages) {
       const UnitSpec s = default_unit_spec(f, stages);
       dp::GemmSpec g;
       g.format = f;

@@ -1,0 +1,3 @@
+hifsim_pkg.sv
+hifsim_fp_add.sv
+fp32_acc.sv

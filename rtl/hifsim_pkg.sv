@@ -5,7 +5,7 @@
 // parses this file and compares each constant with the C++ value. The datapath units' stage widths,
 // bounds and pipeline cut rules (one function per unit, as cvfpu's fpnew_pkg derives every width
 // from its format table) are generated from the units' hardware descriptions in model/datapath
-// (`hifsim units --update rtl/hifsim_pkg.sv`); test hw.generated_files fails when they differ.
+// (`hifsim units --update rtl/hifsim_pkg.sv`); test hw.descriptions fails when they differ.
 //
 // Yosys 0.23 / Verilator 5.006 subset (../shared/reference/toolchain.md section 5): use the
 // constants as hifsim_pkg::NAME (no `import hifsim_pkg::*`).
@@ -41,7 +41,7 @@ package hifsim_pkg;
 
   // ---- BEGIN generated: the datapath units' widths, bounds and pipeline cut rules ----
   // From the unit descriptions (model/datapath/*_hw.cpp): edit those, then run
-  // `hifsim units --update rtl/hifsim_pkg.sv`; test hw.generated_files fails while this differs.
+  // `hifsim units --update rtl/hifsim_pkg.sv`; test hw.descriptions fails while this differs.
 
   // hif4_dot64: stage widths and bounds (docs/datapath.md)
   localparam int HIF4_W_A         = 5;      // s0 a[k] = +-(m << E1_16), sign + magnitude

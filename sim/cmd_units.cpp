@@ -1,27 +1,17 @@
 // hifsim units: the hardware descriptions of the datapath units (model/datapath/*_hw.cpp, docs/
 // datapath.md "Hardware descriptions"): the list of units, the generated section of
 // rtl/hifsim_pkg.sv and the stage / cut tables of docs/datapath.md, printed or rewritten in place.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "args.hpp"
 #include "command.hpp"
 #include "datapath/hw.hpp"
 #include "datapath/hw_text.hpp"
+#include "io/input_file.hpp"
 #include "io/npy.hpp"
-#include "util/error.hpp"
 
 namespace {
 using namespace hifsim;
-
-std::string read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(path, "", "cannot read");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>&) {
   cli::ArgParser p("hifsim units [--sv-package | --tables | --update FILE]",
@@ -44,7 +34,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>&) {
     return 0;
   }
   if (p.has("update")) {
-    const std::string f = p.get("update"), text = read_all(f);
+    const std::string f = p.get("update"), text = io::read_regular_file(f, 16u << 20, "a package or a docs page is never that large");
     const bool pkg = f.size() >= 3 && f.compare(f.size() - 3, 3, ".sv") == 0;
     const std::string out = pkg ? dp::hw::updated_package(text, f) : dp::hw::updated_datapath_doc(text, f);
     if (out == text) {

@@ -76,7 +76,7 @@ std::string sv_cut_function(const std::string& unit, const UnitDesc& d) {
 std::string sv_package_section() {
   std::ostringstream o;
   o << "  // From the unit descriptions (model/datapath/*_hw.cpp): edit those, then run\n"
-       "  // `hifsim units --update rtl/hifsim_pkg.sv`; test hw.generated_files fails while this differs.\n";
+       "  // `hifsim units --update rtl/hifsim_pkg.sv`; test hw.descriptions fails while this differs.\n";
   std::vector<std::string> emitted;  // units sharing a datapath (hif8_dot, bf16_dot64) share its constants
   for (const NamedUnit& u : all_units()) {
     if (u.desc.pkg.empty() || std::find(emitted.begin(), emitted.end(), u.desc.pkg.front().name) != emitted.end()) continue;

@@ -98,6 +98,19 @@ const uint8_t* block_scales(const fmt::QTensor& q, size_t row, size_t blk, int p
   return q.scales.data() + row * q.blocks_per_row() + blk * static_cast<size_t>(per_block);
 }
 
+BlockOperands block_operands(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, int elems,
+                             int code_bits, int n_scales, NetSink& s) {
+  if (elems < 1 || elems > 64) throw Error("", "", "block_operands: " + std::to_string(elems) + " elements (1..64)");
+  BlockOperands o;
+  o.ca = block_codes(A, m, blk, elems);
+  o.cb = block_codes(B, n, blk, elems);
+  if (n_scales > 0) o.sa = block_scales(A, m, blk, n_scales), o.sb = block_scales(B, n, blk, n_scales);
+  for (int k = 0; k < elems; ++k) o.a8[k] = static_cast<uint8_t>(o.ca[k]), o.b8[k] = static_cast<uint8_t>(o.cb[k]);
+  put_operand(s, o.ca, elems, code_bits, o.sa, n_scales);
+  put_operand(s, o.cb, elems, code_bits, o.sb, n_scales);
+  return o;
+}
+
 void put_fp32_conversion(NetSink& s, const char* abs_n, const char* norm_n, const char* round_n, const char* exp_n,
                          i128 sum, int sum_bits, int exp_in, int exp_bits, uint32_t out) {
   const u128 mag = sum < 0 ? static_cast<u128>(-sum) : static_cast<u128>(sum);

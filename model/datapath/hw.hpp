@@ -133,6 +133,16 @@ void put_operand(NetSink& s, const uint16_t* codes, int n, int code_bits, const 
 // sign and the product under "s1.prod".
 void put_fp4_products(NetSink& s, const char* dec, const uint8_t* code_a, const uint8_t* code_b, const int8_t* a,
                       const int8_t* b, const int16_t* p, int n, int mag_bits, int p_bits);
+// Both operands of unit block `blk` (row m of A, row n of B; `elems` elements each, at most 64):
+// the element codes, their low bytes (the FP4 and FP8 units take byte codes) and `n_scales` scale
+// codes per operand (null when 0), reported under "in.operands" as put_operand does.
+struct BlockOperands {
+  const uint16_t *ca = nullptr, *cb = nullptr;
+  const uint8_t *sa = nullptr, *sb = nullptr;
+  uint8_t a8[64] = {}, b8[64] = {};
+};
+BlockOperands block_operands(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, int elems,
+                             int code_bits, int n_scales, NetSink& s);
 // The codes and scales of unit block `blk` (`n` elements, `per_block` scales) of a row.
 const uint16_t* block_codes(const fmt::QTensor& q, size_t row, size_t blk, int n);
 const uint8_t* block_scales(const fmt::QTensor& q, size_t row, size_t blk, int per_block);

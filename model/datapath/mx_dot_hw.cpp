@@ -125,17 +125,11 @@ Mx4Align mx4_align(const Mxfp4DotStages& st) {
 
 float mx4_trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m, const fmt::QTensor& Bq, size_t n,
                 size_t blk, NetSink& r) {
-  const uint16_t* ca = block_codes(A, m, blk, kMx4Elems);
-  const uint16_t* cb = block_codes(Bq, n, blk, kMx4Elems);
-  const uint8_t* sa = block_scales(A, m, blk, kMx4Blocks);
-  const uint8_t* sb = block_scales(Bq, n, blk, kMx4Blocks);
-  uint8_t a8[kMx4Elems], b8[kMx4Elems];
-  for (int k = 0; k < kMx4Elems; ++k) a8[k] = static_cast<uint8_t>(ca[k]), b8[k] = static_cast<uint8_t>(cb[k]);
+  const BlockOperands o = block_operands(A, m, Bq, n, blk, kMx4Elems, 4, kMx4Blocks, r);
+  const uint8_t *sa = o.sa, *sb = o.sb;
   Mxfp4DotStages st;
-  const DotResult res = Mxfp4Dot64::compute(a8, sa, b8, sb, &st);
-  put_operand(r, ca, kMx4Elems, 4, sa, kMx4Blocks);
-  put_operand(r, cb, kMx4Elems, 4, sb, kMx4Blocks);
-  put_fp4_products(r, "s0.dec", a8, b8, st.a_a, st.a_b, st.p, kMx4Elems, kMx4Mag, kMx4WP);
+  const DotResult res = Mxfp4Dot64::compute(o.a8, sa, o.b8, sb, &st);
+  put_fp4_products(r, "s0.dec", o.a8, o.b8, st.a_a, st.a_b, st.p, kMx4Elems, kMx4Mag, kMx4WP);
   for (int b = 0; b < kMx4Blocks; ++b)
     put_tree(r, "s2.tree", std::vector<i128>(st.p + fmt::kMxBlock * b, st.p + fmt::kMxBlock * (b + 1)), kMx4WP);
   for (int b = 0; b < kMx4Blocks; ++b) {
@@ -264,18 +258,11 @@ float mx8_trace(const UnitDesc& d, const DotParams& p, const fmt::QTensor& A, si
   const int N = p.lanes;
   const Mx8Widths w = mx8_widths(p.format);
   const bool e5 = e5m2(p.format), scaled = has_scale(p.format);
-  const uint16_t* ca = block_codes(A, m, blk, N);
-  const uint16_t* cb = block_codes(Bq, n, blk, N);
-  uint8_t a8[64], b8[64];
-  for (int k = 0; k < N; ++k) a8[k] = static_cast<uint8_t>(ca[k]), b8[k] = static_cast<uint8_t>(cb[k]);
-  const uint8_t unscaled = 127;  // plain FP8: 2^0
-  const uint8_t* sa = scaled ? block_scales(A, m, blk, 1) : &unscaled;
-  const uint8_t* sb = scaled ? block_scales(Bq, n, blk, 1) : &unscaled;
-  const uint8_t xa = *sa, xb = *sb;
+  const BlockOperands o = block_operands(A, m, Bq, n, blk, N, 8, scaled ? 1 : 0, r);
+  const uint8_t *a8 = o.a8, *b8 = o.b8;
+  const uint8_t xa = scaled ? *o.sa : 127, xb = scaled ? *o.sb : 127;  // plain FP8: 2^0
   Mxfp8DotStages st;
   const DotResult res = Mxfp8Dot32::compute(e5 ? fmt::kE5M2 : fmt::kE4M3, a8, xa, b8, xb, &st);
-  put_operand(r, ca, N, 8, sa, scaled ? 1 : 0);
-  put_operand(r, cb, N, 8, sb, scaled ? 1 : 0);
   std::vector<i128> terms(static_cast<size_t>(N));
   std::vector<Field> c1;
   for (int k = 0; k < N; ++k) {

@@ -127,17 +127,11 @@ UnitDesc describe(const DotParams& p) {
 
 float trace(const UnitDesc& d, const DotParams&, const fmt::QTensor& A, size_t m, const fmt::QTensor& Bq, size_t n, size_t blk,
             NetSink& r) {
-  const uint16_t* ca = block_codes(A, m, blk, kElems);
-  const uint16_t* cb = block_codes(Bq, n, blk, kElems);
-  const uint8_t* sa = block_scales(A, m, blk, kSub);
-  const uint8_t* sb = block_scales(Bq, n, blk, kSub);
-  uint8_t a8[kElems], b8[kElems];
-  for (int k = 0; k < kElems; ++k) a8[k] = static_cast<uint8_t>(ca[k]), b8[k] = static_cast<uint8_t>(cb[k]);
+  const BlockOperands o = block_operands(A, m, Bq, n, blk, kElems, 4, kSub, r);
+  const uint8_t *sa = o.sa, *sb = o.sb;
   Nvfp4DotStages st;
-  const DotResult res = Nvfp4Dot64::compute(a8, sa, b8, sb, &st);
-  put_operand(r, ca, kElems, 4, sa, kSub);
-  put_operand(r, cb, kElems, 4, sb, kSub);
-  put_fp4_products(r, "s0.dec", a8, b8, st.a_a, st.a_b, st.p, kElems, kMag, kWP);
+  const DotResult res = Nvfp4Dot64::compute(o.a8, sa, o.b8, sb, &st);
+  put_fp4_products(r, "s0.dec", o.a8, o.b8, st.a_a, st.a_b, st.p, kElems, kMag, kWP);
   for (int j = 0; j < kSub; ++j) put_tree(r, "s2.tree", std::vector<i128>(st.p + kPerSub * j, st.p + kPerSub * (j + 1)), kWP);
   for (int j = 0; j < kSub; ++j) {
     const Elem x = decode_e4m3(sa[j]), y = decode_e4m3(sb[j]);

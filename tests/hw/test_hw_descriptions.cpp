@@ -49,21 +49,20 @@ std::string first_difference(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-TEST(HwDescriptions, PackageSectionIsGenerated) {
-  const std::string f = path("HIFSIM_HW_PKG", "rtl/hifsim_pkg.sv");
+// The committed file `rel` (or $env) must be what `update` makes of it now.
+static void expect_generated(const char* env, const char* rel, std::string (*update)(const std::string&, const std::string&)) {
+  const std::string f = path(env, rel);
   const std::string text = read_text(f);
-  const std::string want = updated_package(text, f);
+  const std::string want = update(text, f);
   // EXPECT_TRUE, not EXPECT_EQ: the message is the first differing line, not two whole files.
-  EXPECT_TRUE(text == want) << f << " differs from the unit descriptions; run `hifsim units --update rtl/hifsim_pkg.sv`\n"
-                        << first_difference(text, want);
+  EXPECT_TRUE(text == want) << f << " differs from the unit descriptions; run `hifsim units --update " << rel << "`\n"
+                            << first_difference(text, want);
 }
 
+TEST(HwDescriptions, PackageSectionIsGenerated) { expect_generated("HIFSIM_HW_PKG", "rtl/hifsim_pkg.sv", updated_package); }
+
 TEST(HwDescriptions, DatapathDocTablesAreGenerated) {
-  const std::string f = path("HIFSIM_HW_DOC", "docs/datapath.md");
-  const std::string text = read_text(f);
-  const std::string want = updated_datapath_doc(text, f);
-  EXPECT_TRUE(text == want) << f << " differs from the unit descriptions; run `hifsim units --update docs/datapath.md`\n"
-                        << first_difference(text, want);
+  expect_generated("HIFSIM_HW_DOC", "docs/datapath.md", updated_datapath_doc);
 }
 
 TEST(HwDescriptions, AStaleFileIsDetected) {

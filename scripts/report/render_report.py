@@ -158,6 +158,71 @@ def plot_layers(p, layers):
     p.save(fig, "layer_sqnr", "SQNR of all GEMMs of each captured layer, per format.")
 
 
+ACCS = [("fp32", "-", "FP32 RNE"), ("fp32-m13-rne", "--", "13-bit mantissa RNE"), ("fp32-m13-rz", ":", "13-bit RZ"),
+        ("fp32-m10-rne", "-.", "10-bit RNE"), ("fp32-m10-rz", (0, (1, 3)), "10-bit RZ")]
+
+
+def plot_error_vs_k(p, rows):
+    """One panel per format: the accumulator's own error (against the format's Kulisch result) versus
+    K per accumulator, and the whole error against FP64 with the FP32 accumulator for scale."""
+    fmts = []
+    for r in rows:
+        if r["format"] not in fmts:
+            fmts.append(r["format"])
+    fig, axes = plt.subplots(1, len(fmts), figsize=(2.6 * len(fmts) + 0.6, 3.4), sharey=True, squeeze=False)
+    for ax, f in zip(axes[0], fmts):
+        mine = [r for r in rows if r["format"] == f]
+        total = sorted((int(r["K"]), fnum(r["rel_frobenius"])) for r in mine if r["accumulator"] == "fp32")
+        ax.plot([k for k, _ in total], [v for _, v in total], color="black", lw=2, alpha=0.35,
+                label="total vs FP64 (FP32 acc.)")
+        for acc, ls, label in ACCS:
+            pts = sorted((int(r["K"]), fnum(r["rel_vs_kulisch"])) for r in mine if r["accumulator"] == acc)
+            pts = [(k, v) for k, v in pts if v > 0]  # exact (0) points have no place on a log axis
+            if pts:
+                ax.plot([k for k, _ in pts], [v for _, v in pts], ls=ls, marker="o", ms=3, color=color(f), label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(f, fontsize=9)
+        ax.set_xlabel("K")
+        ax.grid(alpha=0.3, which="both")
+    axes[0][0].set_ylabel("relative Frobenius error")
+    axes[0][-1].legend(fontsize=6, loc="lower right")
+    p.save(fig, "error_vs_k", "GEMM error versus K on the trace's longest-K ops (operands cut to their first K columns): "
+           "each accumulator's own rounding error (against the same format's exact Kulisch result; points where it is "
+           "exact are left out) and, grey, the whole error of the FP32-accumulated GEMM against FP64 "
+           "(quantization + accumulation).")
+
+
+OP_ORDER = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "attn_qk", "attn_pv"]
+
+
+def plot_op_kinds(p, ops):
+    """SQNR per kind of GEMM (the attention GEMMs QKᵀ and PV next to the linear layers), per format."""
+    rows = [r for r in ops if r["correction"] == "none" and not invalid(r["sqnr_db"])]
+    fmts = []
+    for r in rows:
+        if r["format"] not in fmts:
+            fmts.append(r["format"])
+    kinds = [k for k in OP_ORDER if any(r["op"] == k for r in rows)] + \
+        sorted({r["op"] for r in rows} - set(OP_ORDER))
+    fig, ax = plt.subplots(figsize=(7.6, 3.8))
+    width = 0.8 / max(1, len(fmts))
+    for i, f in enumerate(fmts):
+        vals = []
+        for k in kinds:
+            v = [fnum(r["sqnr_db"]) for r in rows if r["format"] == f and r["op"] == k]
+            vals.append(sum(v) / len(v) if v else float("nan"))
+        ax.bar([j + (i - (len(fmts) - 1) / 2) * width for j in range(len(kinds))], vals, width, color=color(f), label=f)
+    ax.set_xticks(range(len(kinds)))
+    ax.set_xticklabels(kinds, fontsize=7, rotation=30)
+    ax.set_ylabel("SQNR (dB), mean over layers")
+    ax.set_title("GEMM accuracy per kind of op (no correction)")
+    ax.legend(fontsize=7, ncol=len(fmts))
+    ax.grid(axis="y", alpha=0.3)
+    p.save(fig, "op_kinds", "SQNR of each kind of GEMM per format, averaged over the captured layers: the attention "
+           "GEMMs (attn_qk = QKᵀ, attn_pv = PV, the path the Full-Stack FP4 study flags) next to the linear layers.")
+
+
 def plot_underflow(p, summary):
     rows = [r for r in summary if r["correction"] == "none"]
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
@@ -195,26 +260,50 @@ def plot_residual_gain(p, summary):
 
 
 def plot_perplexity(p, ppl):
-    rows = ppl["rows"]
-    base = next((r["perplexity"] for r in rows if r["format"] == "fp32"), None)
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    labels = [r["format"] + ("" if r["residual"] == "none" else f"\n+{r['residual']}") for r in rows]
+    """Perplexity per format: fake quantization (with each residual correction) and, where
+    measured, the format's bit-exact GEMM engine (hatched bars)."""
+    rows = [r for r in ppl["rows"] if r["format"] != "fp32"]
+    base = next((r["perplexity"] for r in ppl["rows"] if r["format"] == "fp32"), None)
+    fig, ax = plt.subplots(figsize=(7.2, 3.8))
+    labels = [r["format"] + ("" if r["residual"] == "none" else f"\n+{r['residual']}") +
+              ("\nbit-exact" if r.get("gemm") == "bit-exact" else "") for r in rows]
     bars = ax.bar(range(len(rows)), [0 if invalid(r["perplexity"]) else r["perplexity"] for r in rows],
                   color=[color(r["format"]) for r in rows])
     for i, (bar, r) in enumerate(zip(bars, rows)):
         bar.set_alpha(1.0 if r["residual"] == "none" else 0.55)
+        if r.get("gemm") == "bit-exact":
+            bar.set_hatch("///")
+            bar.set_edgecolor("black")
         if invalid(r["perplexity"]):  # NaN/Inf after quantization: no bar, a label
             ax.text(i, 0, "invalid\n(NaN/Inf)", ha="center", va="bottom", fontsize=6, color="crimson", rotation=90)
     if base:
         ax.axhline(base, color="black", lw=1, ls="--", label=f"FP32 {base:.2f}")
         ax.legend(fontsize=8)
     ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels(labels, fontsize=7)
+    ax.set_xticklabels(labels, fontsize=6)
     ax.set_ylabel("perplexity")
     ax.set_title(f"{ppl['meta']['model']}: perplexity on {ppl['meta']['tokens']} tokens")
     ax.grid(axis="y", alpha=0.3)
-    p.save(fig, "perplexity", "Perplexity with every linear layer fake-quantized (activations and weights); "
-           "lighter bars: with the Rollout-ResQ residual on the activations.")
+    p.save(fig, "perplexity", "Perplexity with every linear layer in the format: activations and weights fake-quantized "
+           "(plain bars; lighter: with the Rollout-ResQ residual on the activations) and computed by the format's "
+           "bit-exact GEMM engine (hatched).")
+
+
+def perplexity_tables(ppl):
+    """The perplexity section: every run, then the bit-exact GEMM against fake quantization."""
+    num = lambda d: (lambda v: "invalid" if invalid(v) else f"{v:.{d}f}")
+    rows = [dict(r, gemm=r.get("gemm", "fake")) for r in ppl["rows"]]
+    out = md_table(rows, ["format", "residual", "gemm", "perplexity", "ratio_to_fp32"],
+                   ["format", "residual", "GEMM", "perplexity", "x FP32"],
+                   {"perplexity": num(3), "ratio_to_fp32": num(4)})
+    diffs = ppl.get("bit_exact_vs_fake") or []
+    if diffs:
+        out += ("\n\nThe bit-exact GEMM (the format's dot-product unit and FP32 accumulator) against fake quantization "
+                "(the same quantizers, exact float64 GEMM):\n\n" +
+                md_table(diffs, ["format", "fake", "bit_exact", "relative"],
+                         ["format", "fake quantization", "bit-exact GEMM", "difference"],
+                         {"fake": num(4), "bit_exact": num(4), "relative": lambda v: f"{100 * v:+.3f}%"}))
+    return out
 
 
 def md_table(rows, cols, headers=None, fmt=None):
@@ -285,6 +374,8 @@ def main(argv=None):
     data = os.path.join(d, "data")
     summary = read_csv(os.path.join(data, "accuracy_summary.csv"))
     layers = read_csv(os.path.join(data, "accuracy_layers.csv"))
+    ops = read_csv(os.path.join(data, "accuracy_ops.csv"))
+    error_k = read_csv(os.path.join(data, "error_vs_k.csv"))
     units = read_csv(os.path.join(data, "units.csv"))
     area = read_csv(os.path.join(data, "area_breakdown.csv"))
     ppl = read_json(os.path.join(data, "perplexity.json"))
@@ -307,6 +398,12 @@ def main(argv=None):
         missing.append("area breakdown (data/area_breakdown.csv): not produced by this run")
     if layers:
         plot_layers(p, layers)
+    if ops:
+        plot_op_kinds(p, ops)
+    if error_k:
+        plot_error_vs_k(p, error_k)
+    else:
+        missing.append("GEMM error versus K (data/error_vs_k.csv): not produced by this run")
     plot_underflow(p, summary)
     if not plot_residual_gain(p, summary):
         missing.append("residual correction gain: no correction was run")
@@ -333,10 +430,7 @@ def main(argv=None):
                                                 "buffers", "memory", "area (mm²)", "power (W)", "config"],
                                   {c: g3 for c in cols if c not in ("format", "correction", "config", "cycles")})))
     if ppl:
-        sections.append(("Model-level perplexity", md_table(ppl["rows"], ["format", "residual", "perplexity", "ratio_to_fp32"],
-                                                         ["format", "residual", "perplexity", "x FP32"],
-                                                         {"perplexity": lambda v: f"{v:.3f}",
-                                                          "ratio_to_fp32": lambda v: f"{v:.4f}"})))
+        sections.append(("Model-level perplexity", perplexity_tables(ppl)))
     if dot_units:
         sections.append(("64-length dot-product units versus the HiF4 paper's claims", dot_units))
     else:

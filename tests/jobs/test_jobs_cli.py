@@ -157,7 +157,7 @@ class CompareReport(unittest.TestCase):
         for f in ("report.md", "report.html", "manifest.json", "data/accuracy_summary.csv", "data/units.csv",
                   "data/area_breakdown.csv", "data/dot_units.md", "data/error_vs_k.csv", "plots/accuracy_vs_energy.png",
                   "plots/accuracy_vs_energy.svg", "plots/area_breakdown.png", "plots/layer_sqnr.png",
-                  "plots/underflow.png", "plots/residual_gain.png"):
+                  "plots/underflow.png", "plots/residual_gain.png", "plots/error_vs_k.png", "plots/op_kinds.png"):
             self.assertTrue(os.path.isfile(os.path.join(self.out, f)), f)
         with open(os.path.join(self.out, "data", "units.csv"), newline="") as f:
             units = list(csv.DictReader(f))

@@ -194,7 +194,10 @@ class UnitBuild:
     def configure(self):
         if os.path.isdir(self.rtl):
             shutil.rmtree(self.rtl)
-        shutil.copytree(os.path.join(ROOT, "rtl"), self.rtl, ignore=shutil.ignore_patterns("CMakeLists.txt"))
+        # copy, not copy2: fresh modification times, so outputs built from a mutated file of an
+        # interrupted run are rebuilt (copy2 kept the tree's older times and ninja reused them).
+        shutil.copytree(os.path.join(ROOT, "rtl"), self.rtl, ignore=shutil.ignore_patterns("CMakeLists.txt"),
+                        copy_function=shutil.copy)
         rc, out = sh(["cmake", "-S", ROOT, "-B", self.dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                       f"-DHIFSIM_COSIM_UNITS={self.unit}", f"-DHIFSIM_COSIM_RTL_DIR={self.rtl}",
                       "-DHIFSIM_COSIM_MUTANTS=OFF", "-DHIFSIM_COSIM_CONFORMANCE=OFF", "-DHIFSIM_COSIM_FAST_COMPILE=ON"],

@@ -246,9 +246,10 @@ def run_unit(unit, muts, args, results, save):
         t0 = time.time()
         try:
             # From the unit's copy (restored after each mutant), so an edit of rtl/ while the
-            # campaign runs cannot mix two versions of the RTL.
+            # campaign runs cannot mix two versions of the RTL; made before the file is reopened.
+            text = mutated_text(m, b.rtl)
             with open(path, "w") as f:
-                f.write(mutated_text(m, b.rtl))
+                f.write(text)
             res = {"id": m["id"], "kind": m["kind"], "what": m["what"], "expect": m["expect"]}
             if not b.build():
                 res.update(result="build-fail", by="")

@@ -24,6 +24,30 @@
 
 namespace hifsim::dp::HIFSIM_VARIANT_NS {
 
+// One vector of block values d (row r, lanes col0..col0+LD-1 of the tile) leaves the block:
+// with the FP32 accumulator its FP32 value `val` -- lanes in `bad` recomputed by the unit --
+// is added to acc_row; with the other accumulators d is emitted with what it is worth per lane:
+// kRecompute (bad), kExact (exact) or kRounds.
+template <int MR, int NR>
+HIFSIM_INLINE void fp_lanes_out(const tile::Call& t, size_t blk, int r, int col0, Isa::VD d, Isa::VH val, unsigned bad,
+                                unsigned exact, float* acc_row) {
+  constexpr int LD = Isa::LD;
+  if (!t.emit) {
+    if (bad) {
+      alignas(64) float tmp[LD];
+      Isa::store_h(tmp, val);
+      fix_lanes(t, blk, r, col0, tmp, LD, bad);
+      val = Isa::load_h(tmp);
+    }
+    Isa::store_h(acc_row + col0, Isa::add_h(Isa::load_h(acc_row + col0), val));
+  } else {
+    const size_t base = (blk * MR + r) * NR + col0;
+    Isa::store_d(t.emit_val + base, d);
+    for (int l = 0; l < LD; ++l)
+      t.emit_ok[base + l] = ((bad >> l) & 1) ? tile::kRecompute : ((exact >> l) & 1) ? tile::kExact : tile::kRounds;
+  }
+}
+
 template <int MR, int NV, bool kCheck>
 void fp_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b) {
   using VD = Isa::VD;
@@ -68,20 +92,7 @@ void fp_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b) {
         } else {
           val = Isa::h_from_d(d);
         }
-        if (!t.emit) {
-          if (bad) {
-            alignas(64) float tmp[LD];
-            Isa::store_h(tmp, val);
-            fix_lanes(t, blk, r, v * LD, tmp, LD, bad);
-            val = Isa::load_h(tmp);
-          }
-          Isa::store_h(&acc[r][v * LD], Isa::add_h(Isa::load_h(&acc[r][v * LD]), val));
-        } else {
-          const size_t base = (blk * MR + r) * NR + v * LD;
-          Isa::store_d(t.emit_val + base, d);
-          for (int l = 0; l < LD; ++l)
-            t.emit_ok[base + l] = ((bad >> l) & 1) ? tile::kRecompute : ((exact >> l) & 1) ? tile::kExact : tile::kRounds;
-        }
+        fp_lanes_out<MR, NR>(t, blk, r, v * LD, d, val, bad, exact, acc[r]);
       }
     }
   }
@@ -150,19 +161,7 @@ void fp_window_tile(const tile::Call& t, const tile::FpA& a, const tile::FpB& b)
         for (int l = 0; l < LD; ++l)
           if (a_special || b.special[blk * NR + v * LD + l]) bad |= 1u << l;
         VH val = Isa::h_from_d(d);
-        if (!t.emit) {
-          if (bad) {
-            alignas(64) float tmp[LD];
-            Isa::store_h(tmp, val);
-            fix_lanes(t, blk, r, v * LD, tmp, LD, bad);
-            val = Isa::load_h(tmp);
-          }
-          Isa::store_h(&acc[r][v * LD], Isa::add_h(Isa::load_h(&acc[r][v * LD]), val));
-        } else {
-          const size_t base = (blk * MR + r) * NR + v * LD;
-          Isa::store_d(t.emit_val + base, d);
-          for (int l = 0; l < LD; ++l) t.emit_ok[base + l] = ((bad >> l) & 1) ? tile::kRecompute : tile::kExact;
-        }
+        fp_lanes_out<MR, NR>(t, blk, r, v * LD, d, val, bad, ~0u, acc[r]);  // windowed sums are exact
       }
     }
   }

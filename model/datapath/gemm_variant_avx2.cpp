@@ -3,36 +3,13 @@
 // vectors, chosen so that the accumulators stay in registers.
 #define HIFSIM_VARIANT_NS v_avx2
 #define HIFSIM_VARIANT_AVX2 1
-#include "datapath/gemm_kernels_fp.hpp"
-#include "datapath/gemm_kernels_pack.hpp"
+#include "datapath/gemm_variant_table.hpp"
 
 namespace hifsim::dp::tile {
 
-namespace {
-using namespace hifsim::dp::v_avx2;
-constexpr int kHif4Mr = 4, kHif4Nv = 1;
-constexpr int kE2m1Mr = 2, kE2m1Nv = 1;
-constexpr int kFpwMr = 2, kFpwNv = 2;
-constexpr int kFpMr = 4, kFpNv = 2;
-}  // namespace
-
 const VariantKernels& kernels_avx2() {
-  static const VariantKernels k = {
-      "avx2",
-      kHif4Mr, kHif4Nv * Isa::L,
-      kE2m1Mr, kE2m1Nv * Isa::L,
-      kFpMr, kFpNv * Isa::LD,
-      kFpwMr, kFpwNv * Isa::LD,
-      &hif4_tile<kHif4Mr, kHif4Nv>,
-      &e2m1_tile<kE2m1Mr, kE2m1Nv, 16, false>,
-      &e2m1_tile<kE2m1Mr, kE2m1Nv, 32, true>,
-      &fp_tile<kFpMr, kFpNv, true>,
-      &fp_tile<kFpMr, kFpNv, false>,
-      &fp_window_tile<kFpwMr, kFpwNv, false>,
-      &fp_window_tile<kFpwMr, kFpwNv, true>,
-      &hif4_row_ints,
-      &e2m1_row_ints,
-  };
+  // HiF4 4x1, E2M1 2x1, fp 4x2, fp narrow window 2x2
+  static const VariantKernels k = variant_kernels<4, 1, 2, 1, 4, 2, 2, 2>("avx2");
   return k;
 }
 

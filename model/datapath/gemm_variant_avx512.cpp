@@ -3,36 +3,13 @@
 // vectors, chosen so that the accumulators stay in registers.
 #define HIFSIM_VARIANT_NS v_avx512
 #define HIFSIM_VARIANT_AVX512 1
-#include "datapath/gemm_kernels_fp.hpp"
-#include "datapath/gemm_kernels_pack.hpp"
+#include "datapath/gemm_variant_table.hpp"
 
 namespace hifsim::dp::tile {
 
-namespace {
-using namespace hifsim::dp::v_avx512;
-constexpr int kHif4Mr = 4, kHif4Nv = 2;
-constexpr int kE2m1Mr = 4, kE2m1Nv = 1;
-constexpr int kFpwMr = 4, kFpwNv = 3;
-constexpr int kFpMr = 6, kFpNv = 4;
-}  // namespace
-
 const VariantKernels& kernels_avx512() {
-  static const VariantKernels k = {
-      "avx512",
-      kHif4Mr, kHif4Nv * Isa::L,
-      kE2m1Mr, kE2m1Nv * Isa::L,
-      kFpMr, kFpNv * Isa::LD,
-      kFpwMr, kFpwNv * Isa::LD,
-      &hif4_tile<kHif4Mr, kHif4Nv>,
-      &e2m1_tile<kE2m1Mr, kE2m1Nv, 16, false>,
-      &e2m1_tile<kE2m1Mr, kE2m1Nv, 32, true>,
-      &fp_tile<kFpMr, kFpNv, true>,
-      &fp_tile<kFpMr, kFpNv, false>,
-      &fp_window_tile<kFpwMr, kFpwNv, false>,
-      &fp_window_tile<kFpwMr, kFpwNv, true>,
-      &hif4_row_ints,
-      &e2m1_row_ints,
-  };
+  // HiF4 4x2, E2M1 4x1, fp 6x4, fp narrow window 4x3
+  static const VariantKernels k = variant_kernels<4, 2, 4, 1, 6, 4, 4, 3>("avx512");
   return k;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/llm_like.hpp"
 #include "datapath/gemm.hpp"
 #include "formats/bits.hpp"
 #include "util/rng.hpp"
@@ -15,17 +16,8 @@ using fmt::Format;
 
 namespace {
 std::vector<float> activations(size_t rows, size_t cols, uint64_t seed) {
-  // LLM-like: Gaussian bulk, a few outlier channels, a band of tiny values.
   SplitMix64 r(seed);
-  std::vector<float> x(rows * cols);
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
-    x[i] = static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-    const size_t c = i % cols;
-    if (c % 37 == 5) x[i] *= 40.0f;
-    if (c % 11 == 3) x[i] *= 1e-4f;
-  }
-  return x;
+  return test::llm_like_floats(rows, cols, r);
 }
 
 std::vector<uint32_t> bits(const std::vector<float>& v) {

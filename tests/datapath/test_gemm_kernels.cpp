@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "common/llm_like.hpp"
 #include "common/test_env.hpp"
 #include "datapath/element.hpp"
 #include "datapath/gemm.hpp"
@@ -250,18 +251,6 @@ fmt::QTensor gen_cliff(Format f, size_t rows, size_t K, size_t w, uint64_t layou
   return t;
 }
 
-std::vector<float> llm_floats(size_t rows, size_t cols, SplitMix64& r) {
-  std::vector<float> x(rows * cols);
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
-    x[i] = static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-    const size_t c = i % cols;
-    if (c % 37 == 5) x[i] *= 40.0f;
-    if (c % 11 == 3) x[i] *= 1e-4f;
-  }
-  return x;
-}
-
 enum class Gen { llm, codes, spread, cancel, cliff };
 const char* gen_name(Gen g) {
   switch (g) {
@@ -287,7 +276,7 @@ Operands make_operands(const Config& c, Gen g, size_t M, size_t N, size_t nblk, 
   switch (g) {
     case Gen::llm: {
       const size_t Kl = K - std::min<size_t>(5, w - 1);  // padded back to K by quantize_operand
-      const auto xa = llm_floats(M, Kl, r), xb = llm_floats(N, Kl, r);
+      const auto xa = test::llm_like_floats(M, Kl, r), xb = test::llm_like_floats(N, Kl, r);
       o.a = quantize_operand(xa.data(), M, Kl, s);
       o.b = quantize_operand(xb.data(), N, Kl, s);
       break;

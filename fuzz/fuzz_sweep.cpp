@@ -7,6 +7,7 @@
 // measure memory) must expand to that many points with distinct ids.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <set>
 
@@ -17,16 +18,25 @@
 #include "util/files.hpp"
 
 namespace {
+std::string g_scratch;
+
+// Removed when the fuzzer exits normally (a crash leaves it, with the input, for a look).
+void remove_scratch() {
+  for (const char* f : {"/s.yaml", "/base.yaml", "/t/trace.yaml"}) unlink((g_scratch + f).c_str());
+  rmdir((g_scratch + "/t").c_str());
+  rmdir(g_scratch.c_str());
+}
+
 const std::string& scratch() {
-  static const std::string dir = [] {
+  if (g_scratch.empty()) {
     char t[] = "/tmp/hifsim-fuzz-sweep-XXXXXX";
-    const std::string d = mkdtemp(t);
-    std::ofstream(d + "/base.yaml") << "schema: hifsim-unit/1\nname: b\npe: {format: hif4}\narray: {rows: 4, cols: 4}\n";
-    hifsim::make_dirs(d + "/t");
-    std::ofstream(d + "/t/trace.yaml") << "schema: hifsim-trace/1\n";
-    return d;
-  }();
-  return dir;
+    g_scratch = mkdtemp(t);
+    std::ofstream(g_scratch + "/base.yaml") << "schema: hifsim-unit/1\nname: b\npe: {format: hif4}\narray: {rows: 4, cols: 4}\n";
+    hifsim::make_dirs(g_scratch + "/t");
+    std::ofstream(g_scratch + "/t/trace.yaml") << "schema: hifsim-trace/1\n";
+    std::atexit(remove_scratch);
+  }
+  return g_scratch;
 }
 }  // namespace
 

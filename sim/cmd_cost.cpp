@@ -149,7 +149,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.seed = ao.seed;
   m.add_config(dir + "/area.yaml");
   m.add_config(dir + "/energy-" + p.get("node") + ".yaml");
-  m.add_config(dir + "/sram.yaml");
+  m.add_config(t.sram.file);
   if (w.trace) m.add_input(w.trace->manifest);
   if (!w.a_file.empty()) m.add_input(w.a_file), m.add_input(w.b_file);
   if (compare) {

@@ -196,7 +196,10 @@ CostTables load_tables(const std::string& dir, const std::string& node) {
   t.energy = load_table(ef, "hifsim-cost-energy/1", energy_entry_names());
   if (t.energy.node != node) throw Error(ef, "node", "expected '" + node + "', got '" + t.energy.node + "'");
   if (t.energy.at("unmeasured_activity") > 1) throw Error(ef, "unmeasured_activity", "is a toggle fraction, at most 1");
-  t.sram = load_sram_table(dir + "/sram.yaml");
+  // A node other than 45 nm brings its own SRAM table (sram-<node>.yaml, e.g. sky130's, docs/cost.md
+  // section 11); sram.yaml is the 45 nm one. A FIFO or folder in its place is an error when read.
+  const std::string node_sram = dir + "/sram-" + node + ".yaml";
+  t.sram = load_sram_table(io::not_regular_reason(node_sram) == "does not exist" ? dir + "/sram.yaml" : node_sram);
   if (t.sram.node != node) throw Error(t.sram.file, "node", "expected '" + node + "', got '" + t.sram.node + "'");
   const Table& a = t.area;
   AreaCoeffs& c = t.coeffs;

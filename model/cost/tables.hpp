@@ -52,7 +52,8 @@ struct CostTables {
   AreaCoeffs coeffs;                 // from `area`
   std::string synth_csv;             // dir/synth.csv (the fit's data)
 };
-// Loads dir/area.yaml, dir/energy-<node>.yaml, dir/sram.yaml. Node-specific files must name the node.
+// Loads dir/area.yaml, dir/energy-<node>.yaml and dir/sram-<node>.yaml (dir/sram.yaml when that does
+// not exist). Node-specific files must name the node.
 CostTables load_tables(const std::string& dir, const std::string& node = "45nm");
 // configs/cost of the source tree (or $HIFSIM_COST_TABLES).
 std::string default_tables_dir();

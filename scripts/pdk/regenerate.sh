@@ -8,6 +8,7 @@
 #   4. gate_energy.py                   gate-level energy on the SmolLM2 trace (+ the CI rows on
 #                                       stories260k) -> energy.csv
 #   5. calibrate.py                     the 45 nm proxy against the gate level -> calibration.csv
+#   6. node_tables.py                   configs/cost/energy-sky130.yaml, sram-sky130.yaml (hifsim cost --node sky130)
 #
 #   usage: scripts/pdk/regenerate.sh [--from-scratch] [--only REGEX] [--out DIR]
 #     --from-scratch  drop the ngspice cache and the synthesis work folder first
@@ -59,3 +60,7 @@ stamp "gate-level energy table written"
 "$PY" "$ROOT/scripts/pdk/calibrate.py" --energy "$OUT/energy.csv" --units "$OUT/units.csv" --hifsim "$HIFSIM" \
   --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --out "$OUT/calibration.csv"
 stamp "calibration written"
+if [[ "$OUT" == "$ROOT/configs/cost/sky130" ]]; then
+  "$PY" "$ROOT/scripts/pdk/node_tables.py"
+  stamp "node tables written"
+fi

@@ -94,7 +94,7 @@ EOF
 timed t_merge "$HIFSIM" sweep --sweep "$SWEEP" --out "$OUT" --merge-only --quiet --no-plots
 rows=$(( $(grep -c '' "$OUT/results.csv") - 1 ))
 say "merge of $rows points (--merge-only): $(field "$t_merge" 1) s wall, peak $(( $(field "$t_merge" 4) / 1024 )) MiB"
-timed t_plot "$PY" "$ROOT/scripts/report/pareto.py" "$OUT/results.csv" --out "$OUT/pareto"
+timed t_plot env PYTHONPATH="$ROOT/build/python" "$PY" -m hifsim.report.pareto "$OUT/results.csv" --out "$OUT/pareto"
 say "Pareto plot of $rows points: $(field "$t_plot" 1) s wall ($OUT/pareto.png)"
 
 # Exactness: a fresh run of every 1000th point reproduces the interrupted-and-resumed results.

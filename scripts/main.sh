@@ -13,9 +13,9 @@ step() { printf '\n==== %s ====\n' "$*"; }
 step "setup (installs only what is missing)"
 bash scripts/setup.sh
 
-step "build (build/, Release: the hifsim program and its Python library)"
+step "build (build/, Release: the hifsim program and its Python package)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$JOBS" --target hifsim hifsim_c
+cmake --build build -j "$JOBS" --target hifsim hifsim_python
 
 step "trace tensors (traces/smollm2-135m, traces/stories260k)"
 bash scripts/capture/ensure_traces.sh

@@ -14,7 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 
 APT_PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   verilator iverilog yosys
   libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev
   nlohmann-json3-dev                # strict JSON: the .safetensors header (model/io/json_input.*)
@@ -22,6 +22,7 @@ APT_PACKAGES=(
   python3 python3-venv python3-pip
   chromium  # headless check of the HTML report (tests/jobs)
   ngspice opensta  # sky130 cell characterization and static timing (scripts/pdk, docs/cost.md)
+  python3-torch  # hifsim.torch tests (tests/python): torch is optional for users, never a dependency
 )
 if [[ ${1:-} == --slurm ]]; then
   APT_PACKAGES+=(slurm-wlm munge)
@@ -29,6 +30,8 @@ fi
 # Pinned so that a fresh machine computes the same oracle answers as ours did.
 PIP_PACKAGES=(
   "numpy==2.4.6" "matplotlib==3.10.8" "en-dtypes==0.0.4" "ml-dtypes==0.6.0" "pyyaml==6.0.3" "gguf==0.19.0"
+  "nanobind==2.12.0"  # builds the hifsim Python extension (python/, docs/python.md)
+  "pytest==9.0.2"     # the Python package tests (tests/python)
 )
 
 say() { printf '[setup] %s\n' "$*"; }

@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "formats/codes.hpp"
 #include "io/npy.hpp"
+#include "quant_options.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/manifest.hpp"
@@ -51,32 +52,12 @@ int run_encode(const std::vector<std::string>& args, const std::vector<std::stri
   p.option("format", "F", "one of: " + fmt::encode_format_names(), std::nullopt, true);
   p.option("in", "X.npy", "input array (float32, C order)", std::nullopt, true);
   p.option("out", "C.npy", "output codes (uint8; uint16 for bf16)", std::nullopt, true);
-  p.option("rounding", "MODE", "rne | away | rz | stochastic | hybrid (default: the format's own, see below)");
-  p.flag("saturate", "hif8/fp8: overflow and Inf to +-max finite instead of Inf/NaN");
-  p.option("seed", "N", "seed of the stochastic-rounding stream (keyed by seed, format, flat index)", std::string("0"));
-  p.option("hybrid-compare", "C", "hif8 hybrid: round up iff F14 >= T14 (ge) or F14 > T14 (gt)", std::string("ge"));
-  p.option("hybrid-threshold", "T", "hif8 hybrid T14: input (own low 14 fraction bits) | seeded", std::string("input"));
-  p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
+  cli::add_code_options(p);
   p.epilog(std::string(kFormatNotes) + "\nA manifest is written to <out>.manifest.json.");
   if (!p.parse(args)) return 0;
 
   const fmt::Format f = parse_code_format(p.get("format"));
-  fmt::QuantOptions o;
-  if (p.has("rounding")) {
-    auto r = fmt::parse_rounding(p.get("rounding"));
-    if (!r) throw Error("command line", "--rounding", "'" + p.get("rounding") + "' is not one of rne, away, rz, stochastic, hybrid");
-    o.rounding = *r;
-  }
-  o.saturate = p.is_set("saturate");
-  o.seed = p.get_u64("seed");
-  const std::string hc = p.get("hybrid-compare");
-  if (hc != "ge" && hc != "gt") throw Error("command line", "--hybrid-compare", "'" + hc + "' is not ge or gt");
-  o.hybrid_strict = hc == "gt";
-  const std::string ht = p.get("hybrid-threshold");
-  if (ht != "input" && ht != "seeded") throw Error("command line", "--hybrid-threshold", "'" + ht + "' is not input or seeded");
-  o.hybrid_threshold = ht == "seeded" ? fmt::HybridThreshold::seeded : fmt::HybridThreshold::input;
-  o.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
-  fmt::validate_code_options(f, o);
+  const fmt::QuantOptions o = cli::read_code_options(p, f);
 
   const std::string in = p.get("in"), out = p.get("out");
   OutputSet outs(out + ".manifest.json");

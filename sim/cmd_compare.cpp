@@ -17,27 +17,14 @@
 #include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/install.hpp"
 #include "util/manifest.hpp"
 #include "util/text.hpp"
 
-#ifndef HIFSIM_SOURCE_DIR
-#define HIFSIM_SOURCE_DIR "."
-#endif
-#ifndef HIFSIM_PYTHON
-#define HIFSIM_PYTHON "python3"
-#endif
 
 namespace {
 using namespace hifsim;
 using Clock = std::chrono::steady_clock;
-
-// A path given on the command line, else the same path under the source tree (so the defaults
-// work from any working directory).
-std::string locate(const std::string& p) {
-  if (path_exists(p) || p.empty() || p[0] == '/') return p;
-  const std::string s = std::string(HIFSIM_SOURCE_DIR) + "/" + p;
-  return path_exists(s) ? s : p;
-}
 
 cli::ArgParser declare_options() {
   cli::ArgParser p("hifsim compare [--trace T] [--formats F,...] [--configs DIR] [--out DIR] [options]",
@@ -60,7 +47,8 @@ cli::ArgParser declare_options() {
   return p;
 }
 
-// Model-level perplexity (Python, through libhifsim_c) into `data`; only SmolLM2 has a tokenizer here.
+// Model-level perplexity (Python: the hifsim package's bit-exact quantizers) into `data`; only
+// SmolLM2 has a tokenizer here.
 bool has_tokenizer(const io::Trace& t) { return t.model_name.find("SmolLM2") != std::string::npos; }
 
 void run_perplexity(const eval::CompareRequest& r, long tokens, const std::string& data) {
@@ -68,9 +56,11 @@ void run_perplexity(const eval::CompareRequest& r, long tokens, const std::strin
   for (fmt::Format f : r.formats) fl += (fl.empty() ? "" : ",") + std::string(fmt::format_info(f).name);
   for (const auto& c : r.corrections)
     if (c.arc == -2) rl += (rl.empty() ? "" : ",") + std::string(dp::residual_name(c.residual.kind));
-  cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/eval_perplexity.py", "--model", "smollm2",
-                  "--tokens", std::to_string(tokens), "--formats", fl, "--residuals", rl, "--out", data, "--quiet"},
-                 {"HIFSIM_LIB=" + cli::self_dir() + "/../lib/libhifsim_c.so"}, "perplexity");
+  const PythonCommand ppl = python_module(
+      "perplexity", {"--model", "smollm2", "--text", locate_data("traces/text/pride_and_prejudice_ch1.txt"), "--tokens",
+                     std::to_string(tokens), "--formats", fl, "--residuals", rl, "--out", data, "--quiet"},
+      "perplexity");
+  cli::run_child(ppl.argv, ppl.env, "perplexity");
 }
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
@@ -85,11 +75,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   r.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
   r.activity_sample = static_cast<size_t>(p.get_int("cost-sample", 16, 10000000));
   const long ppl_tokens = p.get_int("ppl-tokens", 0, 100000);
-  r.trace = io::read_trace(locate(p.get("trace")));
+  r.trace = io::read_trace(locate_data(p.get("trace")));
   r.formats = cli::parse_tensor_formats(p.get("formats"));
   for (const std::string& c : split_list(p.get("residual"))) r.corrections.push_back(eval::Correction::parse(c));
   if (r.corrections.empty()) r.corrections.push_back(eval::Correction::parse("none"));
-  r.configs = eval::compare_configs(r.trace, r.formats, p.get("configs"), locate);
+  r.configs = eval::compare_configs(r.trace, r.formats, p.get("configs"), locate_data);
   std::string name = r.trace.dir;
   while (!name.empty() && name.back() == '/') name.pop_back();
   name = name.substr(name.rfind('/') + 1);
@@ -135,10 +125,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.is_set("no-plots")) {
     outs.write_manifest(m);  // the report's provenance; removed again if the rendering fails
     say("rendering plots and the report");
-    std::vector<std::string> cmd = {HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/render_report.py", out,
-                                    "--title", "Format comparison: " + r.trace.model_name};
-    if (quiet) cmd.push_back("--quiet");
-    cli::run_child(cmd, {}, "report");
+    std::vector<std::string> args = {out, "--title", "Format comparison: " + r.trace.model_name};
+    if (quiet) args.push_back("--quiet");
+    const PythonCommand render = python_module("report.render_report", args, "report");
+    cli::run_child(render.argv, render.env, "report");
     outs.add_external(out + "/report.html", "self-contained report");
     outs.add_external(out + "/report.md", "the report as Markdown");
   }

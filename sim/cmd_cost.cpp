@@ -21,6 +21,7 @@
 #include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/install.hpp"
 #include "util/manifest.hpp"
 #include "util/text.hpp"
 
@@ -153,7 +154,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (w.trace) m.add_input(w.trace->manifest);
   if (!w.a_file.empty()) m.add_input(w.a_file), m.add_input(w.b_file);
   if (compare) {
-    const eval::DotUnitComparison c = eval::compare_dot_units(t, formats, w, HIFSIM_SOURCE_DIR, ao);
+    const eval::DotUnitComparison c = eval::compare_dot_units(t, formats, w, data_dir(), ao);
     for (const auto& f : c.inputs) m.add_input(f);
     outs.add(out + "/compare.md", c.markdown, "dot-unit comparison table");
     outs.add(out + "/compare.json", c.json, "the same numbers");

@@ -16,14 +16,9 @@
 #include "sweep/sweep.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/install.hpp"
 #include "util/manifest.hpp"
 
-#ifndef HIFSIM_SOURCE_DIR
-#define HIFSIM_SOURCE_DIR "."
-#endif
-#ifndef HIFSIM_PYTHON
-#define HIFSIM_PYTHON "python3"
-#endif
 
 namespace {
 using namespace hifsim;
@@ -161,14 +156,13 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.is_set("quiet")) std::cerr << "[sweep] " << t.rows << "/" << all.size() << " points in " << out << "/results.csv\n";
   // Parquet copy of the merged CSV when pyarrow is installed (optional; the script says so if not).
   if (t.rows > 0) {
-    cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/results_parquet.py", out + "/results.csv"},
-                   {}, "parquet copy");
+    const PythonCommand parquet = python_module("report.results_parquet", {out + "/results.csv"}, "parquet copy");
+    cli::run_child(parquet.argv, parquet.env, "parquet copy");
     if (path_exists(out + "/results.parquet")) outs.add_external(out + "/results.parquet", "results.csv as Parquet");
   }
   if (!p.is_set("no-plots") && t.rows > 0) {
-    cli::run_child({HIFSIM_PYTHON, std::string(HIFSIM_SOURCE_DIR) + "/scripts/report/pareto.py", out + "/results.csv",
-                    "--out", out + "/pareto"},
-                   {}, "pareto plot");
+    const PythonCommand pareto = python_module("report.pareto", {out + "/results.csv", "--out", out + "/pareto"}, "pareto plot");
+    cli::run_child(pareto.argv, pareto.env, "pareto plot");
     for (const char* f : {"/pareto.png", "/pareto.svg", "/pareto.csv"}) outs.add_external(out + f, "Pareto front");
   }
   outs.finish(m);

@@ -10,6 +10,7 @@
 #include "io/yaml_input.hpp"
 #include "util/checked.hpp"
 #include "util/error.hpp"
+#include "util/install.hpp"
 
 namespace hifsim::cost {
 namespace {
@@ -220,7 +221,7 @@ CostTables load_tables(const std::string& dir, const std::string& node) {
 
 std::string default_tables_dir() {
   if (const char* e = std::getenv("HIFSIM_COST_TABLES"); e && *e) return e;
-  return HIFSIM_COST_TABLES_DIR;
+  return data_dir() + "/configs/cost";
 }
 
 }  // namespace hifsim::cost

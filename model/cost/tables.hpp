@@ -55,7 +55,7 @@ struct CostTables {
 // Loads dir/area.yaml, dir/energy-<node>.yaml and dir/sram-<node>.yaml (dir/sram.yaml when that does
 // not exist). Node-specific files must name the node.
 CostTables load_tables(const std::string& dir, const std::string& node = "45nm");
-// configs/cost of the source tree (or $HIFSIM_COST_TABLES).
+// $HIFSIM_COST_TABLES, else configs/cost of the installation's data (util/install.hpp).
 std::string default_tables_dir();
 
 }  // namespace hifsim::cost

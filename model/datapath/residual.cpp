@@ -170,6 +170,19 @@ fmt::QTensor concat_k(const fmt::QTensor& a, const fmt::QTensor& b) {
   return c;
 }
 
+void residual_quantize_dequantize(const float* x, size_t rows, size_t cols, const GemmSpec& gs, const ResidualSpec& rs,
+                                  float* y) {
+  if (rs.kind == ResidualKind::none) {
+    fmt::quantize_dequantize(gs.format, x, y, rows, cols, gs.quant);
+    return;
+  }
+  const ResidualOperands ops = make_residual_operands(x, rows, cols, gs, rs);
+  const std::vector<float> a = fmt::dequantize(ops.main), b = fmt::dequantize(ops.residual);
+  const size_t kp = ops.main.cols;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) y[r * cols + c] = a[r * kp + c] + b[r * kp + c];
+}
+
 std::vector<float> gemm_with_residual(const float* X, size_t M, size_t K, const float* W, size_t N,
                                       const GemmSpec& gs, const ResidualSpec& rs) {
   validate(gs);

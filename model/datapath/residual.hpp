@@ -50,6 +50,12 @@ struct ResidualOperands {
 ResidualOperands make_residual_operands(const float* x, size_t rows, size_t cols, const GemmSpec& gs,
                                         const ResidualSpec& rs);
 
+// The corrected activation as values (fake quantization with the residual, as the model-level
+// perplexity uses it): y = deq(Q(X)) + deq(S(Q(R))), rows x cols, one FP32 addition per
+// element; kind none gives quantize_dequantize with gs.quant.
+void residual_quantize_dequantize(const float* x, size_t rows, size_t cols, const GemmSpec& gs, const ResidualSpec& rs,
+                                  float* y);
+
 // Y = Q(X) Q(W)ᵀ (+ the residual term), M x N.
 std::vector<float> gemm_with_residual(const float* X, size_t M, size_t K, const float* W, size_t N,
                                       const GemmSpec& gs, const ResidualSpec& rs);

@@ -1,7 +1,7 @@
 // Reader of trace manifests `trace.yaml` (schema hifsim-trace/1, docs/traces.md), with yaml-cpp.
 // Plain C++ (no SystemC): used by `hifsim run --trace` and `hifsim trace`.
 //
-// Every field is validated as scripts/capture/validate_trace.py does (presence, type, allowed
+// Every field is validated as hifsim.capture.validate_trace (python/hifsim/capture) does (presence, type, allowed
 // values, unknown keys, captured vs shape-only rules); the first problem throws
 // hifsim::Error(manifest, field, reason), e.g.
 //   traces/x/trace.yaml: ops[3] (layer0.o_proj).M: must be an integer, got string '7'

@@ -37,6 +37,11 @@ say() { printf '[ensure_traces] %s\n' "$*"; }
 die() { printf '[ensure_traces] ERROR: %s\n' "$*" >&2; exit 1; }
 
 [[ -x "$PY" ]] || die "no project Python at $PY: run scripts/setup.sh first"
+# The capture code is the hifsim package (python/hifsim/capture), staged by the build.
+PKG="$ROOT/build/python"
+[[ -f "$PKG/hifsim/capture/capture.py" ]] \
+  || die "no staged hifsim package in $PKG: build it first (cmake --build build --target hifsim_python)"
+export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}"
 for mod in numpy yaml gguf; do
   "$PY" -c "import $mod" 2>/dev/null || die "Python module '$mod' missing in .venv: run scripts/setup.sh"
 done
@@ -57,7 +62,7 @@ if [[ "$ONLY" == smollm2 ]]; then
   :
 elif [[ -n "$DATA" && -f "$DATA/stories260K.bin" ]]; then
   say "traces/stories260k (llama2.c, all 5 layers)"
-  "$PY" scripts/capture/capture.py --model "llama2c:$DATA/stories260K.bin" --out traces/stories260k \
+  "$PY" -m hifsim.capture.capture --model "llama2c:$DATA/stories260K.bin" --out traces/stories260k \
     || die "capture of traces/stories260k failed"
 else
   say "WARNING: stories260K.bin not found (set HIFSIM_DATA); traces/stories260k keeps no tensors"
@@ -65,11 +70,11 @@ fi
 targets=(traces/shapes/*/)
 if [[ "$ONLY" != stories260k ]]; then
   say "traces/smollm2-135m (SmolLM2-135M-Instruct, layers 0, 15, 29; about 1 minute on 2 cores when not cached)"
-  "$PY" scripts/capture/capture.py --model smollm2 --out traces/smollm2-135m \
+  "$PY" -m hifsim.capture.capture --model smollm2 --out traces/smollm2-135m \
     || die "capture of traces/smollm2-135m failed"
   targets+=(traces/smollm2-135m)
 fi
 say "validating the traces"
 [[ "$ONLY" != smollm2 && -n "$DATA" && -f "$DATA/stories260K.bin" ]] && targets+=(traces/stories260k)
-"$PY" scripts/capture/validate_trace.py "${targets[@]}" || die "trace validation failed"
+"$PY" -m hifsim.capture.validate_trace "${targets[@]}" || die "trace validation failed"
 say "done"

@@ -1,16 +1,13 @@
 #!/usr/bin/env python3
-"""The sweep's Pareto front (scripts/report/pareto.py `front`), fast enough for 10^5 points, is
+"""The sweep's Pareto front (hifsim.report.pareto `front`), fast enough for 10^5 points, is
 exactly the set of points no other point dominates: checked against the definition, pair by pair,
 on random point sets full of ties and duplicates (where an off-by-one in <= vs < shows)."""
-import os
 import random
 import sys
 import time
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "report"))
-from pareto import front  # noqa: E402
+from hifsim.report.pareto import front  # noqa: E402  (PYTHONPATH=<build>/python, set by CMake)
 
 
 def dominates(p, q):  # lower energy, higher accuracy, lower area; strictly better in one

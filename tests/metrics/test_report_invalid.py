@@ -2,7 +2,7 @@
 """Invalid accuracy in the Python outputs (label `metrics`): the perplexity files and the report
 renderer never turn NaN/Inf into a score.
 
-- eval_perplexity.result_row: a NaN perplexity, or a finite one computed through NaN/Inf quantized
+- hifsim.perplexity.result_row: a NaN perplexity, or a finite one computed through NaN/Inf quantized
   values, is invalid: null in perplexity.json (strict JSON: json.dump used to write NaN, which is
   not JSON), "invalid" in perplexity.csv and .md, and the count of non-finite values.
 - render_report.md_table / plots: "invalid" cells print as "invalid (NaN/Inf)", never through a
@@ -18,12 +18,9 @@ import sys
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "report"))
-
-import eval_perplexity as ep  # noqa: E402
-import render_report as rr  # noqa: E402
+# The package as staged by the build (PYTHONPATH=<build>/python, set by CMake).
+from hifsim import perplexity as ep  # noqa: E402
+from hifsim.report import render_report as rr  # noqa: E402
 
 
 class PerplexityRows(unittest.TestCase):
@@ -74,7 +71,7 @@ class ParetoSkipsInvalid(unittest.TestCase):
             with open(path, "w") as f:
                 f.write("id,energy_pj_per_mac,area_mm2,macs,cycles,sqnr_db,accuracy_valid\n"
                         "a,1.0,1.0,100,10,20.5,true\nb,0.5,0.5,100,10,,false\nc,2.0,2.0,100,10,25.0,true\n")
-            r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "report", "pareto.py"), path, "--out",
+            r = subprocess.run([sys.executable, "-m", "hifsim.report.pareto", path, "--out",
                                 os.path.join(d, "p")], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("1 points with invalid accuracy (NaN/Inf outputs) are not plotted: b", r.stdout)

@@ -5,8 +5,14 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CAPTURE_DIR = os.path.join(ROOT, "scripts", "capture")
-sys.path.insert(0, CAPTURE_DIR)
+# The capture code is the hifsim package's (python/hifsim/capture), run from the build's staged
+# package: ctest puts build/python on PYTHONPATH and names the source tree in HIFSIM_SOURCE_ROOT.
+try:
+    import hifsim.capture  # noqa: F401
+except ImportError as e:
+    sys.exit(f"cannot import the hifsim package ({e}): run this test through ctest, which sets PYTHONPATH=build/python")
+CAPTURE = [sys.executable, "-m", "hifsim.capture.capture"]
+VALIDATOR = [sys.executable, "-m", "hifsim.capture.validate_trace"]
 
 
 SKIP_RETURN_CODE = 77  # registered with ctest as SKIP_RETURN_CODE: reported as "Skipped", never as passed

@@ -14,11 +14,10 @@ import unittest
 import numpy as np
 import yaml
 
-from _common import CAPTURE_DIR, ROOT, run_tests, stories260k_path
+from _common import CAPTURE, ROOT, run_tests, stories260k_path
 
-from validate_trace import load_npy, validate_trace
+from hifsim.capture.validate_trace import load_npy, validate_trace
 
-CAPTURE = os.path.join(CAPTURE_DIR, "capture.py")
 COMMITTED = os.path.join(ROOT, "traces", "stories260k", "trace.yaml")
 
 
@@ -46,7 +45,7 @@ class CaptureTest(unittest.TestCase):
 
     @classmethod
     def run_capture(cls, *extra):
-        return subprocess.run([sys.executable, CAPTURE, "--model", "llama2c:" + cls.ckpt,
+        return subprocess.run([*CAPTURE, "--model", "llama2c:" + cls.ckpt,
                                "--out", cls.out, *extra], capture_output=True, text=True)
 
     def t(self, rel):
@@ -146,16 +145,16 @@ class CaptureTest(unittest.TestCase):
         np.testing.assert_array_equal(self.t(self.op("layer2.q_proj")["b"]["file"]), wq2)
 
     def test_bad_arguments(self):
-        r = subprocess.run([sys.executable, CAPTURE, "--model", "llama2c:" + self.ckpt,
+        r = subprocess.run([*CAPTURE, "--model", "llama2c:" + self.ckpt,
                             "--out", os.path.join(self.tmp, "x"), "--layers", "7"],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("layer 7 is outside 0..4", r.stderr)
-        r = subprocess.run([sys.executable, CAPTURE, "--model", "llama2c:/nonexistent.bin",
+        r = subprocess.run([*CAPTURE, "--model", "llama2c:/nonexistent.bin",
                             "--out", os.path.join(self.tmp, "y")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("not found", r.stderr)
-        r = subprocess.run([sys.executable, CAPTURE, "--help"], capture_output=True, text=True)
+        r = subprocess.run([*CAPTURE, "--help"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0)
         self.assertIn("--layers", r.stdout)
 

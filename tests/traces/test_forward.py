@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The numpy Llama forward (scripts/capture/llama_numpy.py) on the real stories260K model
+"""The numpy Llama forward (python/hifsim/capture/llama_numpy.py) on the real stories260K model
 against a deliberately different, straightforward re-implementation written here:
 token-by-token with a KV cache, one head at a time, weights read with struct from the raw
 file (not through llama2c_reader), float64 throughout."""
@@ -11,8 +11,8 @@ import numpy as np
 from _common import run_tests, stories260k_path
 import unittest
 
-import llama_numpy as ln
-from llama2c_reader import CheckpointError, read_llama2c
+from hifsim.capture import llama_numpy as ln
+from hifsim.capture.llama2c_reader import CheckpointError, read_llama2c
 
 TOKENS = [1, 300, 301, 290, 264, 400, 13, 271, 459, 302, 1, 350, 260, 261, 262, 263, 511, 0, 2, 3]
 

@@ -16,10 +16,9 @@ import unittest
 
 import numpy as np
 
-from _common import CAPTURE_DIR, ROOT, run_tests, stories260k_path
+from _common import CAPTURE, ROOT, run_tests, stories260k_path
 
 HIFSIM = os.environ.get("HIFSIM_BIN") or os.path.join(ROOT, "build", "bin", "hifsim")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 
 def rows(path):
@@ -36,7 +35,7 @@ class HifsimTraceTest(unittest.TestCase):
         cls.trace = os.path.join(cls.tmp, "stories260k")
         os.makedirs(cls.trace)
         shutil.copy(os.path.join(ROOT, "traces", "stories260k", "trace.yaml"), cls.trace)
-        r = subprocess.run([sys.executable, os.path.join(CAPTURE_DIR, "capture.py"), "--model",
+        r = subprocess.run([*CAPTURE, "--model",
                             "llama2c:" + stories260k_path(), "--out", cls.trace], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         cls.out = os.path.join(cls.tmp, "out")
@@ -73,7 +72,7 @@ class HifsimTraceTest(unittest.TestCase):
     def test_aggregates_equal_concatenated_ops(self):
         # Recompute one layer's SQNR from per-op SQNR and reference energy is not possible from the
         # CSV alone, so recompute an op directly: numpy GEMM of the dequantized operands vs c_ref.
-        import hifsim_lib as H
+        import hifsim as H
         import yaml
         with open(os.path.join(self.trace, "trace.yaml")) as fh:
             doc = yaml.safe_load(fh)
@@ -81,13 +80,13 @@ class HifsimTraceTest(unittest.TestCase):
         a = np.load(os.path.join(self.trace, op["a"]["file"]))
         b = np.load(os.path.join(self.trace, op["b"]["file"]))
         c = np.load(os.path.join(self.trace, op["c_ref"]["file"])).astype(np.float64)
-        y = H.gemm("hif4", a, b).astype(np.float64)
+        y = H.gemm(a, b, "hif4").astype(np.float64)
         want = 10 * math.log10(np.sum(c * c) / np.sum((y - c) ** 2))
         got = next(float(r["sqnr_db"]) for r in self.ops
                    if r["op_name"] == "layer2.q_proj" and r["format"] == "hif4" and r["correction"] == "none")
         self.assertAlmostEqual(got, want, places=3)
         # Underflow fraction of A, recomputed with the fake quantizer.
-        aq = H.qdq("hif4", a)
+        aq = H.quantize_dequantize(a, "hif4")
         under = np.mean(aq[a != 0] == 0)
         got_u = next(float(r["underflow_a"]) for r in self.ops
                      if r["op_name"] == "layer2.q_proj" and r["format"] == "hif4" and r["correction"] == "none")

@@ -11,8 +11,8 @@ import yaml
 
 from _common import ROOT, run_tests
 
-import shape_traces
-from validate_trace import find_trace_dirs, validate_trace
+from hifsim.capture import shape_traces
+from hifsim.capture.validate_trace import find_trace_dirs, validate_trace
 
 SHAPES = os.path.join(ROOT, "traces", "shapes")
 NAMES = ["deepseek-v3-decode-b64", "deepseek-v3-prefill2048", "llama3-8b-decode-b64",

@@ -6,7 +6,7 @@ import unittest
 
 from _common import run_tests
 
-from tokenizer_gguf import GGUFTokenizer, TokenizerError, byte_table, split_digits, split_gpt2
+from hifsim.capture.tokenizer_gguf import GGUFTokenizer, TokenizerError, byte_table, split_digits, split_gpt2
 
 
 def toy_vocab():

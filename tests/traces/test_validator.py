@@ -15,11 +15,10 @@ import unittest
 import numpy as np
 import yaml
 
-from _common import CAPTURE_DIR, run_tests
+from _common import VALIDATOR, run_tests
 
-from validate_trace import TraceError, validate_trace
+from hifsim.capture.validate_trace import TraceError, validate_trace
 
-VALIDATOR = os.path.join(CAPTURE_DIR, "validate_trace.py")
 M, N, K, H = 4, 3, 5, 2
 
 
@@ -97,11 +96,11 @@ class ValidatorTest(unittest.TestCase):
         self.assertEqual((s["kind"], s["ops"], s["tensors"]), ("captured", 2, 6))
 
     def test_cli_ok_and_error_lines(self):
-        r = subprocess.run([sys.executable, VALIDATOR, self.d], capture_output=True, text=True)
+        r = subprocess.run([*VALIDATOR, self.d], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertTrue(r.stdout.startswith("OK "))
         self.mutate(lambda d: d["ops"][0].update(M=7))
-        r = subprocess.run([sys.executable, VALIDATOR, self.tmp], capture_output=True, text=True)
+        r = subprocess.run([*VALIDATOR, self.tmp], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
         lines = r.stderr.strip().splitlines()
         self.assertEqual(len(lines), 1, r.stderr)

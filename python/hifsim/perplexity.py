@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Model-level accuracy: perplexity of a small real LLM on the shipped text with every linear
 layer fake-quantized per format (activations and weights, blocks along K, through hifsim's
-bit-exact quantizers in build/lib/libhifsim_c.so), with and without the Rollout-ResQ residual
+bit-exact quantizers of the hifsim package), with and without the Rollout-ResQ residual
 correction on the activations, against the FP32 model.
 
-  .venv/bin/python scripts/eval_perplexity.py --model smollm2 --tokens 256 --out reports/ppl
+  python -m hifsim.perplexity --model smollm2 --tokens 256 --text traces/text/pride_and_prejudice_ch1.txt --out reports/ppl
 """
 import argparse
 import json
@@ -15,11 +15,7 @@ import time
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "capture"))
-
-import hifsim_lib as H  # noqa: E402
+import hifsim as H
 
 
 def log(msg, quiet=False):
@@ -39,11 +35,11 @@ def make_hook(fmt, residual, nonfinite):
         if role == "weight":
             key = (layer, op)
             if key not in weights:  # weights never change: quantize each once
-                weights[key] = counted(H.qdq(fmt, x))
+                weights[key] = counted(H.quantize_dequantize(x, fmt))
             return weights[key]
         if residual == "none":
-            return counted(H.qdq(fmt, x))
-        return counted(H.qdq_residual(fmt, residual, x))
+            return counted(H.quantize_dequantize(x, fmt))
+        return counted(H.quantize_dequantize(x, fmt, residual=residual))
 
     return hook
 
@@ -84,7 +80,8 @@ def write_results(out, meta, rows, title):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="smollm2", help="smollm2 | llama2c:<path to stories260K.bin>")
-    ap.add_argument("--text", default=os.path.join(os.path.dirname(HERE), "traces", "text", "pride_and_prejudice_ch1.txt"))
+    ap.add_argument("--text", default="traces/text/pride_and_prejudice_ch1.txt",
+                    help="text to evaluate on (models with a tokenizer); relative to the current directory")
     ap.add_argument("--tokens", type=int, default=256, help="tokens evaluated (one forward each)")
     ap.add_argument("--formats", default="hif4,nvfp4,mxfp4,hif8,bf16")
     ap.add_argument("--residuals", default="none,2:4", help="residual corrections to evaluate (none, dense, 2:4, top50)")
@@ -93,14 +90,14 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
 
-    import capture as cap  # noqa: E402
-    import llama_numpy as ln  # noqa: E402
+    from .capture import capture as cap
+    from .capture import llama_numpy as ln
 
     ld = cap.load_model(a.model)
     if ld.tokenizer is not None:
         with open(a.text, encoding="utf-8") as f:
             ids = ld.tokenizer.encode(f.read(), add_bos=True)
-        source = os.path.relpath(a.text, os.path.dirname(HERE))
+        source = a.text
     else:  # no tokenizer (stories260K): the model's own greedy-free sample from BOS
         ids = ln.sample(ld.model, [1], a.tokens, seed=a.seed)
         source = f"own sample, seed {a.seed}"

@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from llama_numpy import LayerWeights, LlamaConfig, LlamaModel
+from .llama_numpy import LayerWeights, LlamaConfig, LlamaModel
 
 HEADER_INTS = 7
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Capture a hifsim GEMM trace from a real LLM forward pass (numpy).
 
-    capture.py --model smollm2 --out traces/smollm2-135m
-    capture.py --model llama2c:/work/shared/data/stories260K.bin --out traces/stories260k
+    python -m hifsim.capture.capture --model smollm2 --out traces/smollm2-135m
+    python -m hifsim.capture.capture --model llama2c:/work/shared/data/stories260K.bin --out traces/stories260k
 
 Runs the model on real tokens (the shipped public-domain text for SmolLM2; a sequence
 sampled from the model itself for llama2.c checkpoints, which come without a tokenizer),
@@ -24,16 +24,16 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
+import numpy as np
+import yaml
 
-import numpy as np  # noqa: E402
-import yaml  # noqa: E402
+from . import llama_numpy as ln
+from .validate_trace import SCHEMA, TraceError, sha256_file, validate_trace
 
-import llama_numpy as ln  # noqa: E402
-from validate_trace import (SCHEMA, TraceError, sha256_file,  # noqa: E402
-                            validate_trace)
+# The project folder: --text and the manifest's paths are relative to it, and its git revision
+# is recorded. The current directory (scripts/capture/ensure_traces.sh runs from the repository
+# root), or $HIFSIM_SOURCE_ROOT (the tests set it).
+ROOT = os.path.abspath(os.environ.get("HIFSIM_SOURCE_ROOT") or os.getcwd())
 
 DEFAULT_TEXT = "traces/text/pride_and_prejudice_ch1.txt"
 CHAT_PROMPT = ("<|im_start|>user\nWhat is the capital of France?<|im_end|>\n"
@@ -60,9 +60,9 @@ def git_revision() -> str:
                              text=True, timeout=10)
         if rev.returncode != 0:
             return "none (no commit yet)"
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "scripts/capture"],
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "python/hifsim/capture"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
-        return rev.stdout.strip() + (" (scripts/capture modified)" if dirty else "")
+        return rev.stdout.strip() + (" (python/hifsim/capture modified)" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown (git not available)"
 
@@ -112,9 +112,9 @@ class Loaded:
 
 def load_model(spec: str) -> Loaded:
     if spec == "smollm2":
-        from gguf_reader import (SMOLLM2_PACKAGE, SMOLLM2_SHA256, SMOLLM2_VERSION, open_gguf,
+        from .gguf_reader import (SMOLLM2_PACKAGE, SMOLLM2_SHA256, SMOLLM2_VERSION, open_gguf,
                                  read_gguf, read_vocab, smollm2_path)
-        from tokenizer_gguf import GGUFTokenizer
+        from .tokenizer_gguf import GGUFTokenizer
         path = smollm2_path()
         say(f"reading {path} ({os.path.getsize(path) / 1e6:.1f} MB)")
         reader = open_gguf(path)
@@ -131,7 +131,7 @@ def load_model(spec: str) -> Loaded:
                       "dequantized to float32)",
                       "SmolLM2-135M-Instruct", types)
     if spec.startswith("llama2c:"):
-        from llama2c_reader import read_llama2c
+        from .llama2c_reader import read_llama2c
         path = spec[len("llama2c:"):]
         if not path:
             path = os.path.join(default_data_dir(), "stories260K.bin")
@@ -339,7 +339,7 @@ def main(argv=None) -> int:
     if args.model.startswith("llama2c:") or args.model == "smollm2":
         try:
             if args.model == "smollm2":
-                from gguf_reader import smollm2_path
+                from .gguf_reader import smollm2_path
                 wpath = smollm2_path()
             else:
                 wpath = args.model[len("llama2c:"):] or os.path.join(default_data_dir(), "stories260K.bin")
@@ -396,7 +396,7 @@ def main(argv=None) -> int:
     size = sum(os.path.getsize(os.path.join(tdir, f)) for f in os.listdir(tdir))
     say(f"wrote {n_files} tensor files ({size / 1e6:.1f} MB) to {os.path.relpath(tdir, ROOT)}")
 
-    capture = {"script": "scripts/capture/capture.py", "token_source": token_source}
+    capture = {"script": "python -m hifsim.capture.capture", "token_source": token_source}
     if token_source == "text":
         capture["text"] = args.text
     capture.update({"tokens": len(tokens), "token_ids": FlowList(int(x) for x in tokens),
@@ -438,7 +438,7 @@ def main(argv=None) -> int:
             "capture": capture,
             "checks": checks,
             "provenance": {
-                "generated_by": "scripts/capture/capture.py " + " ".join(
+                "generated_by": "python -m hifsim.capture.capture " + " ".join(
                     a for a in (argv if argv is not None else sys.argv[1:])),
                 "git_revision": git_revision(),
                 "packages": FlowMap(package_versions()),
@@ -454,7 +454,7 @@ def main(argv=None) -> int:
         if not checks:
             del doc["checks"]
         with open(man_path, "w", encoding="utf-8") as f:
-            f.write(f"# hifsim trace manifest ({SCHEMA}); written by scripts/capture/capture.py.\n"
+            f.write(f"# hifsim trace manifest ({SCHEMA}); written by python -m hifsim.capture.capture.\n"
                     "# Tensors are not committed: scripts/capture/ensure_traces.sh regenerates them.\n")
             dump_yaml(doc, f)
         say(f"wrote {os.path.relpath(man_path, ROOT)} ({len(ops)} ops)")

@@ -19,12 +19,8 @@ import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-
-from capture import dump_yaml  # noqa: E402
-from validate_trace import SCHEMA, validate_trace  # noqa: E402
+from .capture import ROOT, dump_yaml
+from .validate_trace import SCHEMA, validate_trace
 
 # Published configs (config.json of the released checkpoints), hard-coded.
 # meta-llama/Meta-Llama-3-8B config.json: hidden_size 4096, intermediate_size 14336,
@@ -177,12 +173,12 @@ def write_trace(out_root, c, phase, T, S, ctx, builder) -> str:
                   "architecture": c["architecture"]},
         "shape": {"phase": phase, "sequences": S, "tokens": T, "context": ctx,
                   "config": c["config"]},
-        "provenance": {"generated_by": "scripts/capture/shape_traces.py"},
+        "provenance": {"generated_by": "python -m hifsim.capture.shape_traces"},
         "ops": ops,
     }
     with open(os.path.join(d, "trace.yaml"), "w", encoding="utf-8") as f:
         f.write(f"# hifsim trace manifest ({SCHEMA}), shape-only; written by "
-                "scripts/capture/shape_traces.py.\n")
+                "python -m hifsim.capture.shape_traces.\n")
         dump_yaml(doc, f)
     validate_trace(d, check_tensors=False)
     return d

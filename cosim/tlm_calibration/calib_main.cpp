@@ -33,6 +33,7 @@
 #include "calibrate.hpp"
 #include "config/unit_config.hpp"
 #include "perf/autotile.hpp"
+#include "perf/rtl_calibration.hpp"
 #include "perf/runner.hpp"
 #include "tlm/run_tlm.hpp"
 #include "util/error.hpp"
@@ -133,6 +134,12 @@ int sc_main(int argc, char** argv) {
     const cfg::UnitConfig u = cfg::load_unit_config(config, sets);
     std::unique_ptr<calib::RtlUnit> rtl = calib::make_rtl_unit(pe);
     calib::check_config_matches(u, rtl->params());
+    // The report's `timing` column (perf::timing_calibration) must call every unit calibrated here
+    // RTL-calibrated; a unit it does not is refused, so the two cannot drift apart.
+    const perf::TimingCalibration tc = perf::timing_calibration(u);
+    if (!tc.rtl_calibrated)
+      throw Error(config, "pe", "perf::timing_calibration does not declare this unit RTL-calibrated (" + tc.reason +
+                                    "): add it in model/perf/rtl_calibration.cpp once it passes");
     const calib::RtlParams& p = rtl->params();
 
     std::vector<Shape> shapes = shapes_arg.empty() ? kDefault : parse_shapes(shapes_arg);

@@ -4,6 +4,7 @@
 
 #include "eval/error_vs_k.hpp"
 #include "eval/unit_eval.hpp"
+#include "perf/rtl_calibration.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/text.hpp"
@@ -31,7 +32,7 @@ void units_csv_row(std::ostringstream& o, const std::string& fname, const Correc
     << fmt_g(e.utilization, 6) << "," << fmt_g(macs, 12) << "," << fmt_g(cr.total_pj / macs, 6) << ","
     << fmt_g(cr.compute_pj / macs, 6) << "," << fmt_g(cr.buffers_pj / macs, 6) << "," << fmt_g(cr.memory_pj / macs, 6)
     << "," << fmt_g(cr.total_mm2, 6) << "," << fmt_g(cr.logic_ge / 1e6, 6) << "," << fmt_g(cr.dot_unit_ge, 6) << ","
-    << fmt_g(cr.power_w, 6) << "," << fmt_g(cr.edp_js, 6) << "\n";
+    << fmt_g(cr.power_w, 6) << "," << fmt_g(cr.edp_js, 6) << "," << perf::timing_calibration(u).label() << "\n";
 }
 
 // Timing, area and energy of every format's unit, plain and with each correction's residual
@@ -39,7 +40,7 @@ void units_csv_row(std::ostringstream& o, const std::string& fname, const Correc
 void unit_tables(const CompareRequest& r, OperandCache& cache, CompareOutcome& out) {
   std::ostringstream units, area;
   units << "format,correction,config,peak_macs_per_cycle,cycles,utilization,macs,energy_pj_per_mac,"
-           "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js\n";
+           "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js,timing\n";
   Workload w;
   w.trace = r.trace;
   UnitEvalOptions uo;

@@ -21,6 +21,9 @@
 //   adds to row r-1's register, a row without a block passes the sum on, row R-1 writes its bank.
 //   Weights: w_we loads the column bus into PE row r's shadow (or active) register; `swap` (the
 //   first cycle of a fold) reaches row r r cycles later.
+`ifndef HIFSIM_ARRAY_PE
+`define HIFSIM_ARRAY_PE array_pe  // the PE module (array_pe.sv: one name per calibration model)
+`endif
 module array_grid #(
   parameter int PE          = 0,
   parameter int HIF8_N      = 64,
@@ -126,7 +129,7 @@ module array_grid #(
       ctl_q[STAGES];
   assign copy = !ws && os_v && os_last && dw != 16'd0;
 
-  logic [31:0] acc [R][C];
+  logic [31:0] acc [R][C] /*verilator split_var*/;  // per PE: Verilator orders the WS chain PE by PE
   logic [31:0] nxt [R][C];
   logic        ov  [R][C];
 
@@ -173,7 +176,7 @@ module array_grid #(
             x_in = acc[(r > 0) ? r - 1 : 0][c];
         end
       end
-      array_pe #(.PE(PE), .HIF8_N(HIF8_N), .HIF8_W(HIF8_W), .HIF8_STICKY(HIF8_STICKY), .STAGES(STAGES), .WB(WB)) u_pe (
+      `HIFSIM_ARRAY_PE #(.PE(PE), .HIF8_N(HIF8_N), .HIF8_W(HIF8_W), .HIF8_STICKY(HIF8_STICKY), .STAGES(STAGES), .WB(WB)) u_pe (
         .clk, .rst_n, .ws, .wdb,
         .in_valid(in_v && running), .res(res_b), .a(a_row[r]), .b_bus(bus_b[c*WB +: WB]),
         .w_swap(swap_q[r]), .w_we(w_we[r]),

@@ -14,7 +14,14 @@
 // column bus into the shadow register (double-buffered weights) or directly into the active
 // one; w_swap (when a fold starts in this PE row: cycle F + r) makes the shadow active, for an
 // operand of the same cycle too.
-module array_pe #(
+// The module name is a macro so that the Verilated calibration models, one per PE type linked
+// into one program, each get their own hierarchical block (cosim/tlm_calibration/CMakeLists.txt
+// defines HIFSIM_ARRAY_PE=array_pe_<model>): Verilator 5.006 names a hierarchical block after its
+// module and a one-hex-digit hash of its parameters, which collided between models (HiF4, MXFP8).
+`ifndef HIFSIM_ARRAY_PE
+`define HIFSIM_ARRAY_PE array_pe
+`endif
+module `HIFSIM_ARRAY_PE #(
   parameter int PE          = 0,
   parameter int HIF8_N      = 64,
   parameter int HIF8_W      = 0,
@@ -42,8 +49,8 @@ module array_pe #(
   output logic [31:0]   nxt,
   output logic [31:0]   acc
 );
-  // One C++ class for all R x C instances in the Verilated model.
-  /*verilator no_inline_module*/
+  // Verilated once and instantiated R x C times with --hierarchical (cosim/tlm_calibration).
+  /*verilator hier_block*/
   logic [WB-1:0] w_act, w_sh, b;
   logic [31:0]   dot, x, sum;
 

@@ -7,9 +7,11 @@
 #include <dirent.h>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sys/stat.h>
 
 #include "config/unit_config.hpp"
+#include "perf/rtl_calibration.hpp"
 #include "io/npy.hpp"
 #include "io/safetensors.hpp"
 #include "io/trace.hpp"
@@ -88,6 +90,56 @@ TEST(UnitConfig, ShippedConfigsLoadAndHaveEqualPeak) {
     EXPECT_EQ(u.rows * u.cols, 16u);
     EXPECT_EQ(u.mem_bytes_per_cycle, u.row_bytes(u.dot_width())) << "one block per memory beat";
   }
+}
+
+// perf::timing_calibration (the report's `timing` column): every calibration config is
+// RTL-calibrated in both dataflows; every PE format it calls calibrated has a calibration config
+// (so the declared set is the tested set: cosim/tlm_calibration runs each config of
+// configs/units/rtl, and refuses one that the model does not declare calibrated); structures the
+// RTL lacks are not calibrated, with the reason.
+TEST(UnitConfig, RtlCalibratedTimingIsTheCalibratedRtl) {
+  std::set<fmt::Format> tested;
+  for (const auto& f : list_dir(src("configs/units/rtl"), ".yaml")) {
+    for (const char* df : {"os", "ws"}) {
+      SCOPED_TRACE(f + " " + df);
+      const cfg::UnitConfig u = cfg::load_unit_config(f, {std::string("array.dataflow=") + df});
+      const perf::TimingCalibration c = perf::timing_calibration(u);
+      EXPECT_TRUE(c.rtl_calibrated) << c.reason;
+      EXPECT_STREQ(c.label(), "rtl-calibrated");
+      if (!u.residual) tested.insert(u.format);
+    }
+  }
+  for (int i = 0; i <= static_cast<int>(fmt::Format::bf16); ++i) {
+    const auto f = static_cast<fmt::Format>(i);
+    cfg::UnitConfig u = test::tiny();
+    u.format = f;
+    EXPECT_EQ(perf::timing_calibration(u).rtl_calibrated, tested.count(f) == 1) << fmt::format_info(f).name;
+  }
+  const std::string hif4 = src("configs/units/hif4-32x32.yaml");
+  EXPECT_TRUE(perf::timing_calibration(cfg::load_unit_config(hif4)).rtl_calibrated);
+  const std::vector<std::pair<std::string, std::string>> not_rtl = {
+      {"array.interconnect=systolic", "systolic"},
+      {"quantizer.enabled=true", "quantizer"},
+      {"residual.enabled=true", "residual"},  // unfused by default; the RTL's residual is fused
+      {"residual.enabled=true,residual.path=dedicated", "residual"},
+      {"residual.enabled=true,residual.mode=fused,residual.blocks_per_cycle=2", "residual"},
+      {"residual.enabled=true,residual.mode=fused,residual.kind=dense", "residual"}};
+  for (const auto& [set, why] : not_rtl) {
+    SCOPED_TRACE(set);
+    std::vector<std::string> ov;
+    for (size_t p = 0, q; p < set.size(); p = q + 1) {
+      q = set.find(',', p);
+      if (q == std::string::npos) q = set.size();
+      ov.push_back(set.substr(p, q - p));
+    }
+    const perf::TimingCalibration c = perf::timing_calibration(cfg::load_unit_config(hif4, ov));
+    EXPECT_FALSE(c.rtl_calibrated);
+    EXPECT_STREQ(c.label(), "model");
+    EXPECT_NE(c.reason.find(why), std::string::npos) << c.reason;
+  }
+  EXPECT_TRUE(perf::timing_calibration(cfg::load_unit_config(
+                  hif4, {"residual.enabled=true", "residual.mode=fused", "residual.kind=2:4"}))
+                  .rtl_calibrated);
 }
 
 TEST(UnitConfig, ValuesDefaultsAndSizeSuffixes) {

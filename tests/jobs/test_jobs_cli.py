@@ -165,9 +165,14 @@ class CompareReport(unittest.TestCase):
         # Equal peak throughput: same MACs per cycle for every unit.
         self.assertEqual(len({u["peak_macs_per_cycle"] for u in units}), 1)
         # Timing basis per unit (perf::timing_calibration): the plain HiF4/NVFP4/BF16 units are
-        # RTL-calibrated; the 2:4 rows (unfused residual, no RTL) are not.
+        # RTL-calibrated; the 2:4 rows (unfused residual, no RTL) are not. The report shows it.
         for u in units:
             self.assertEqual(u["timing"], "rtl-calibrated" if u["correction"] == "none" else "model", u)
+        with open(os.path.join(self.out, "report.md")) as f:
+            report = f.read()
+        self.assertIn("| timing |", report)
+        self.assertIn("| rtl-calibrated |", report)
+        self.assertIn("| model |", report)
         with open(os.path.join(self.out, "manifest.json")) as f:
             self.assertEqual(json.load(f)["command"], "compare")
 

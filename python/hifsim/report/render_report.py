@@ -423,12 +423,18 @@ def main(argv=None):
         g3 = lambda v: f"{float(v):.4g}"
         for u in units:
             u["config"] = os.path.basename(u.get("config", ""))
-        cols = ["format", "correction", "cycles", "utilization", "energy_pj_per_mac", "compute_pj_per_mac",
+        cols = ["format", "correction", "cycles", "utilization", "timing", "energy_pj_per_mac", "compute_pj_per_mac",
                 "buffers_pj_per_mac", "memory_pj_per_mac", "area_mm2", "power_w", "config"]
+        # `timing` (units.csv, perf::timing_calibration): rtl-calibrated = the timing equations of
+        # this unit's structure match the RTL matrix unit of its PE type cycle for cycle.
         sections.append(("Timing, area and energy per unit (equal peak throughput)",
-                         md_table(units, cols, ["format", "correction", "cycles", "utilization", "pJ/MAC", "compute",
-                                                "buffers", "memory", "area (mm²)", "power (W)", "config"],
-                                  {c: g3 for c in cols if c not in ("format", "correction", "config", "cycles")})))
+                         md_table(units, cols, ["format", "correction", "cycles", "utilization", "timing", "pJ/MAC",
+                                                "compute", "buffers", "memory", "area (mm²)", "power (W)", "config"],
+                                  {c: g3 for c in cols if c not in ("format", "correction", "config", "cycles", "timing")})
+                         + "\n\nColumn timing: rtl-calibrated = the cycle counts come from timing equations that match the "
+                           "Verilated RTL matrix unit of this PE type and structure cycle for cycle (0 % error, both "
+                           "dataflows, docs/tlm.md section 11); model = equations not checked against RTL for this "
+                           "unit (e.g. a residual path or a format without an RTL unit)."))
     if ppl:
         sections.append(("Model-level perplexity", perplexity_tables(ppl)))
     if dot_units:

@@ -14,26 +14,18 @@ llama2.c uses RoPE base 10000 and RMSNorm epsilon 1e-5.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 
 import numpy as np
 
 from .llama_numpy import LayerWeights, LlamaConfig, LlamaModel
+from .validate_trace import sha256_file  # one file hash for the readers, the capture and the validator
 
 HEADER_INTS = 7
 
 
 class CheckpointError(ValueError):
     pass
-
-
-def sha256_file(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def read_llama2c(path: str) -> LlamaModel:

@@ -250,18 +250,9 @@ uint64_t scale_ops_per_dot(fmt::Format f, uint64_t W) {
   return fmt::format_traits(f).unit_scales ? 1 : 0;
 }
 
-}  // namespace
 
-RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, uint64_t* end) {
-  return run(c, choose_tiling(u_, c.M, c.N, c.K), port, start, end);
-}
-
-RunReport Engine::run(const GemmCommand& c, const Tiling& tiling, MemoryPort& port, uint64_t start, uint64_t* end) {
-  const cfg::UnitConfig& u = u_;
-  const Schedule sc = build_schedule(u, tiling);
-  const Tiling& t = sc.t;
-  const uint64_t W = t.W, R = u.rows, C = u.cols;
-  const uint64_t steps = t.steps();
+// The report of a command before it runs: the command, the unit's peak and the tiling.
+RunReport new_report(const cfg::UnitConfig& u, const GemmCommand& c, const Tiling& t) {
   RunReport rep;
   rep.M = c.M;
   rep.N = c.N;
@@ -269,196 +260,284 @@ RunReport Engine::run(const GemmCommand& c, const Tiling& tiling, MemoryPort& po
   rep.macs = c.M * c.N * c.K;
   rep.peak_macs_per_cycle = u.peak_macs_per_cycle();
   rep.values = c.values;
-  rep.tiling = {t.mt, t.nt, t.kt, t.tm, t.tn, t.tk, steps, t.order()};
-  Actions& act = rep.actions;
-  // Counters looked up once (the step loop runs per step).
-  uint64_t& n_quantizer_blocks = act["quantizer.blocks"];
-  uint64_t& n_quantizer_residual_blocks = act["quantizer.residual_blocks"];
-  uint64_t& n_buffer_a_writes = act["buffer_a.writes"];
-  uint64_t& n_buffer_a_write_bytes = act["buffer_a.write_bytes"];
-  uint64_t& n_buffer_b_writes = act["buffer_b.writes"];
-  uint64_t& n_buffer_b_write_bytes = act["buffer_b.write_bytes"];
-  uint64_t& n_pe_dot_ops = act["pe.dot_ops"];
-  uint64_t& n_pe_macs = act["pe.macs"];
-  uint64_t& n_pe_scale_ops = act["pe.scale_ops"];
-  uint64_t& n_residual_dot_ops = act["residual.dot_ops"];
-  uint64_t& n_residual_products = act["residual.products"];
-  uint64_t& n_acc_adds = act["acc.adds"];
-  uint64_t& n_pe_idle_slots = act["pe.idle_slots"];
-  uint64_t& n_buffer_a_reads = act["buffer_a.reads"];
-  uint64_t& n_buffer_a_read_bytes = act["buffer_a.read_bytes"];
-  uint64_t& n_buffer_b_reads = act["buffer_b.reads"];
-  uint64_t& n_buffer_b_read_bytes = act["buffer_b.read_bytes"];
-  uint64_t& n_acc_loads = act["acc.loads"];
-  uint64_t& n_buffer_acc_reads = act["buffer_acc.reads"];
-  uint64_t& n_buffer_acc_writes = act["buffer_acc.writes"];
-  uint64_t& n_array_weight_loads = act["array.weight_loads"];
-  uint64_t& n_acc_epilogue_muls = act["acc.epilogue_muls"];
-  uint64_t& n_acc_residual_adds = act["acc.residual_adds"];
+  rep.tiling = {t.mt, t.nt, t.kt, t.tm, t.tn, t.tk, t.steps(), t.order()};
+  return rep;
+}
 
-  const uint32_t a_slots = u.a.slots(), b_slots = u.b.slots(), acc_slots = u.acc_buf.slots();
-  // Slot storage (value mode only).
-  const uint64_t a_row_mem = u.quantizer ? t.kt * u.quant_input_bytes() : u.row_bytes(t.kt);
-  const uint64_t a_slot_bytes = t.mt * a_row_mem * (u.residual && !u.quantizer ? 2 : 1);
-  const uint64_t b_slot_bytes = t.nt * u.row_bytes(t.kt);
-  std::vector<std::vector<uint8_t>> a_store, b_store;
-  std::vector<std::vector<float>> acc_store;
-  if (c.values) {
-    a_store.assign(a_slots, std::vector<uint8_t>(a_slot_bytes));
-    b_store.assign(b_slots, std::vector<uint8_t>(b_slot_bytes));
-    acc_store.assign(acc_slots, std::vector<float>(t.mt * t.nt));
+// The action counters a command updates per step and per tile, looked up once (the step loop
+// runs per step).
+struct StepCounters {
+  explicit StepCounters(Actions& act)
+      : quantizer_blocks(act["quantizer.blocks"]),
+        quantizer_residual_blocks(act["quantizer.residual_blocks"]),
+        buffer_a_writes(act["buffer_a.writes"]),
+        buffer_a_write_bytes(act["buffer_a.write_bytes"]),
+        buffer_b_writes(act["buffer_b.writes"]),
+        buffer_b_write_bytes(act["buffer_b.write_bytes"]),
+        pe_dot_ops(act["pe.dot_ops"]),
+        pe_macs(act["pe.macs"]),
+        pe_scale_ops(act["pe.scale_ops"]),
+        residual_dot_ops(act["residual.dot_ops"]),
+        residual_products(act["residual.products"]),
+        acc_adds(act["acc.adds"]),
+        pe_idle_slots(act["pe.idle_slots"]),
+        buffer_a_reads(act["buffer_a.reads"]),
+        buffer_a_read_bytes(act["buffer_a.read_bytes"]),
+        buffer_b_reads(act["buffer_b.reads"]),
+        buffer_b_read_bytes(act["buffer_b.read_bytes"]),
+        acc_loads(act["acc.loads"]),
+        buffer_acc_reads(act["buffer_acc.reads"]),
+        buffer_acc_writes(act["buffer_acc.writes"]),
+        array_weight_loads(act["array.weight_loads"]),
+        acc_epilogue_muls(act["acc.epilogue_muls"]),
+        acc_residual_adds(act["acc.residual_adds"]) {}
+  uint64_t &quantizer_blocks, &quantizer_residual_blocks;
+  uint64_t &buffer_a_writes, &buffer_a_write_bytes, &buffer_b_writes, &buffer_b_write_bytes;
+  uint64_t &pe_dot_ops, &pe_macs, &pe_scale_ops, &residual_dot_ops, &residual_products;
+  uint64_t &acc_adds, &pe_idle_slots;
+  uint64_t &buffer_a_reads, &buffer_a_read_bytes, &buffer_b_reads, &buffer_b_read_bytes;
+  uint64_t &acc_loads, &buffer_acc_reads, &buffer_acc_writes, &array_weight_loads;
+  uint64_t &acc_epilogue_muls, &acc_residual_adds;
+};
+
+// One GEMM command in flight: its DMA jobs in schedule order, the bytes of the operand and
+// accumulator slots (value mode only) and the action counts. Engine::run drives it step by step
+// and keeps the cycle accounting; each method here is one kind of work of the unit.
+class CommandRun {
+ public:
+  CommandRun(const cfg::UnitConfig& u, const Schedule& sc, const GemmCommand& c, MemoryPort& port, uint64_t start,
+             Actions& act, unsigned threads)
+      : u_(u), sc_(sc), t_(sc.t), c_(c), n_(act), dma_(u, port, act, start), jobs_(sc.jobs.size()),
+        rowb_kp_(u.row_bytes(sc.t.Kp)),
+        tail_(output_tail(u)),
+        unfused_(u.residual && u.residual_spec.mode != dp::ResidualMode::fused),
+        sparse_(u.residual && u.residual_spec.kind == dp::ResidualKind::sparse24),
+        scale_ops_(scale_ops_per_dot(u.format, sc.t.W)),
+        acc_slots_(u.acc_buf.slots()) {
+    if (!c.values) return;
+    // Slot storage: an A row is the quantizer's input row or a stored row (and its residual row).
+    const uint64_t a_row_mem = u.quantizer ? t_.kt * u.quant_input_bytes() : u.row_bytes(t_.kt);
+    const uint64_t a_slot_bytes = t_.mt * a_row_mem * (u.residual && !u.quantizer ? 2 : 1);
+    a_store_.assign(u.a.slots(), std::vector<uint8_t>(a_slot_bytes));
+    b_store_.assign(u.b.slots(), std::vector<uint8_t>(t_.nt * u.row_bytes(t_.kt)));
+    acc_store_.assign(acc_slots_, std::vector<float>(t_.mt * t_.nt));
+    values_ = std::make_unique<ValueEngine>(u, t_, c, threads);
   }
-  std::unique_ptr<ValueEngine> values;
-  if (c.values) values = std::make_unique<ValueEngine>(u, t, c, threads_);
 
-  Dma dma(u, port, act, start);
-  std::vector<Job> jobs(sc.jobs.size());
-  const uint64_t rowb_kp = u.row_bytes(t.Kp);
-  auto issue_load = [&](size_t ji, uint64_t earliest) {
-    const DmaJob& dj = sc.jobs[ji];
-    const Step s = step_at(t, dj.step);
-    if (dj.kind == DmaJob::load_a) {
-      uint8_t* base = c.values ? a_store[dj.slot].data() : nullptr;
-      dma.begin(jobs[ji], earliest);
-      const uint64_t blocks = s.ml * (s.kl / W);
-      if (u.quantizer) {
-        const uint64_t ib = u.quant_input_bytes();
-        dma.rows(s.ml, c.a_addr + (s.m0 * t.Kp + s.k0) * ib, t.Kp * ib, s.kl * ib, false, base, s.kl * ib);
-        n_quantizer_blocks += blocks;
-        if (u.residual) n_quantizer_residual_blocks += blocks;
-        dma.end(blocks * (u.residual ? 2 : 1));
-      } else {
-        const uint64_t rb = u.row_bytes(s.kl), off = u.row_bytes(s.k0);
-        dma.rows(s.ml, c.a_addr + s.m0 * rowb_kp + off, rowb_kp, rb, false, base, rb);
-        if (u.residual)
-          dma.rows(s.ml, c.r_addr + s.m0 * rowb_kp + off, rowb_kp, rb, false, base ? base + s.ml * rb : nullptr, rb);
-        dma.end(0);
-      }
-      const uint64_t nreg = u.residual ? 2 : 1;
-      n_buffer_a_writes += blocks * nreg;
-      n_buffer_a_write_bytes += s.ml * u.row_bytes(s.kl) * nreg;
-    } else {
-      uint8_t* base = c.values ? b_store[dj.slot].data() : nullptr;
-      const uint64_t rb = u.row_bytes(s.kl), off = u.row_bytes(s.k0);
-      dma.begin(jobs[ji], earliest);
-      dma.rows(s.nl, c.b_addr + s.n0 * rowb_kp + off, rowb_kp, rb, false, base, rb);
-      dma.end(0);
-      n_buffer_b_writes += s.nl * (s.kl / W);
-      n_buffer_b_write_bytes += s.nl * rb;
+  uint64_t tail() const { return tail_; }
+
+  // The loads whose slots are free at the start.
+  void issue_first_loads(uint64_t start) {
+    while (next_ < sc_.jobs.size() && sc_.jobs[next_].trigger < 0) issue_load(next_++, start);
+  }
+  // The loads whose slot step i frees, issued at its end `et`.
+  void issue_loads_freed_by(uint64_t i, uint64_t et) {
+    while (next_ < sc_.jobs.size() && sc_.jobs[next_].kind != DmaJob::store &&
+           sc_.jobs[next_].trigger <= static_cast<int64_t>(i))
+      issue_load(next_++, et);
+  }
+
+  // Step i's timing: its A tile (and accumulator slot, when the step starts a tile whose slot is
+  // still being stored) and B tile ready.
+  StepTime time(uint64_t i, const Step& s, uint64_t e_prev, ArrayHistory& hist) {
+    uint64_t ready = dma_.ready(jobs_[sc_.a_job[i]]);
+    if (s.first && s.out >= acc_slots_)
+      ready = std::max(ready, dma_.ready(jobs_[sc_.store_job[s.out - acc_slots_]]));
+    return time_step(u_, t_, s, e_prev, ready, dma_.ready(jobs_[sc_.b_job[i]]), hist);
+  }
+
+  // The actions of one step that issued for T cycles.
+  void count_step(const Step& s, uint64_t T) {
+    const uint64_t W = t_.W, R = u_.rows, C = u_.cols;
+    const uint64_t kb = s.kl / W, ops = s.ml * s.nl * kb;
+    const uint64_t kb_eff = s.res && u_.residual_blocks_per_cycle == 2 ? ceil_div(kb, 2) : kb;
+    const uint64_t a_reads = ceil_div(s.nl, C) * s.ml * kb;
+    const uint64_t blk_bytes = u_.row_bytes(W);
+    const bool dedicated = t_.residual_dedicated;
+    if (!s.res) {
+      n_.pe_dot_ops += ops;
+      n_.pe_macs += ops * W;
+      n_.pe_scale_ops += ops * scale_ops_;
     }
-  };
+    if (s.res || dedicated) {
+      n_.residual_dot_ops += ops;
+      n_.residual_products += ops * (sparse_ ? W / 2 : W);
+    }
+    n_.acc_adds += ops * (dedicated ? 2 : 1);
+    n_.pe_idle_slots += T * R * C - s.ml * s.nl * kb_eff;
+    n_.buffer_a_reads += a_reads * (dedicated ? 2 : 1);
+    n_.buffer_a_read_bytes += a_reads * blk_bytes * (dedicated ? 2 : 1);
+    // Does this step continue a partial sum from the accumulator buffer?
+    const bool continues = !(s.ko == 0 && (!s.res || unfused_));
+    if (u_.dataflow == cfg::Dataflow::os) {
+      const uint64_t b_reads = ceil_div(s.ml, R) * s.nl * kb;
+      n_.buffer_b_reads += b_reads;
+      n_.buffer_b_read_bytes += b_reads * blk_bytes;
+      const uint64_t loads = continues ? s.ml * s.nl : 0;
+      n_.acc_loads += loads * (dedicated && s.ko ? 2 : 1);
+      n_.buffer_acc_reads += loads * (dedicated && s.ko ? 2 : 1);
+      n_.buffer_acc_writes += s.ml * s.nl * (dedicated ? 2 : 1);
+    } else {
+      n_.buffer_b_reads += s.nl * kb;
+      n_.buffer_b_read_bytes += s.nl * kb * blk_bytes;
+      n_.array_weight_loads += s.nl * kb;
+      const uint64_t folds_k = ceil_div(kb, R);
+      const uint64_t rmw = s.ml * s.nl * folds_k, fresh = continues ? 0 : s.ml * s.nl;
+      n_.acc_loads += (rmw - fresh) * (dedicated ? 2 : 1);
+      n_.buffer_acc_reads += (rmw - fresh) * (dedicated ? 2 : 1);
+      n_.buffer_acc_writes += rmw * (dedicated ? 2 : 1);
+    }
+  }
 
-  size_t qi = 0;
-  while (qi < sc.jobs.size() && sc.jobs[qi].trigger < 0) issue_load(qi++, start);
+  // Value mode: step i's products from the bytes of its A and B slots.
+  void compute_values(uint64_t i, const Step& s) {
+    if (!values_) return;
+    const uint32_t ja = sc_.a_job[i], jb = sc_.b_job[i];
+    values_->step(s, a_store_[sc_.jobs[ja].slot].data(), ja, b_store_[sc_.jobs[jb].slot].data(), jb);
+  }
 
-  const uint64_t tail = output_tail(u);
-  const bool fused = u.residual && u.residual_spec.mode == dp::ResidualMode::fused;
-  const bool unfused = u.residual && !fused;
-  const uint64_t sops = scale_ops_per_dot(u.format, W);
-  const bool sparse = u.residual && u.residual_spec.kind == dp::ResidualKind::sparse24;
+  // After the last step of an output tile (ending at et): its epilogue and its store, which
+  // starts once the pipeline tail has delivered the last value.
+  void store_output(const Step& s, uint64_t et) {
+    const uint64_t n_out = s.ml * s.nl;
+    if (fmt::format_traits(u_.format).tensor_scale) n_.acc_epilogue_muls += n_out * (unfused_ ? 2 : 1);
+    if (unfused_) {
+      n_.acc_residual_adds += n_out;
+      n_.buffer_acc_reads += n_out;
+    }
+    n_.buffer_acc_reads += n_out;  // read out by the store
+    float* out = nullptr;
+    if (values_) {
+      out = acc_store_[s.out % acc_slots_].data();
+      values_->finish(s, out);
+    }
+    if (next_ >= sc_.jobs.size() || sc_.jobs[next_].kind != DmaJob::store || sc_.jobs[next_].out != s.out)
+      throw std::logic_error("Engine: schedule out of order");
+    Job& j = jobs_[next_++];
+    dma_.begin(j, et + tail_);
+    dma_.rows(s.ml, c_.c_addr + (s.m0 * c_.N + s.n0) * 4, c_.N * 4, s.nl * 4, true, reinterpret_cast<uint8_t*>(out),
+              s.nl * 4);
+    dma_.end(0);
+  }
+
+  // The cycle the last result is in memory, given the end of the last issue; resolves every
+  // transaction still outstanding.
+  uint64_t finish(uint64_t e_last) {
+    uint64_t finish = e_last + tail_;
+    for (uint32_t ji : sc_.store_job) finish = std::max(finish, dma_.ready(jobs_[ji]));
+    dma_.finish();
+    return finish;
+  }
+
+ private:
+  // The load of job ji (an A tile, with its residual rows or through the quantizer, or a B tile),
+  // not before `earliest`.
+  void issue_load(size_t ji, uint64_t earliest) {
+    const DmaJob& dj = sc_.jobs[ji];
+    const Step s = step_at(t_, dj.step);
+    const uint64_t W = t_.W;
+    if (dj.kind == DmaJob::load_a) {
+      uint8_t* base = values_ ? a_store_[dj.slot].data() : nullptr;
+      dma_.begin(jobs_[ji], earliest);
+      const uint64_t blocks = s.ml * (s.kl / W);
+      if (u_.quantizer) {
+        const uint64_t ib = u_.quant_input_bytes();
+        dma_.rows(s.ml, c_.a_addr + (s.m0 * t_.Kp + s.k0) * ib, t_.Kp * ib, s.kl * ib, false, base, s.kl * ib);
+        n_.quantizer_blocks += blocks;
+        if (u_.residual) n_.quantizer_residual_blocks += blocks;
+        dma_.end(blocks * (u_.residual ? 2 : 1));
+      } else {
+        const uint64_t rb = u_.row_bytes(s.kl), off = u_.row_bytes(s.k0);
+        dma_.rows(s.ml, c_.a_addr + s.m0 * rowb_kp_ + off, rowb_kp_, rb, false, base, rb);
+        if (u_.residual)
+          dma_.rows(s.ml, c_.r_addr + s.m0 * rowb_kp_ + off, rowb_kp_, rb, false, base ? base + s.ml * rb : nullptr,
+                    rb);
+        dma_.end(0);
+      }
+      const uint64_t nreg = u_.residual ? 2 : 1;
+      n_.buffer_a_writes += blocks * nreg;
+      n_.buffer_a_write_bytes += s.ml * u_.row_bytes(s.kl) * nreg;
+    } else {
+      uint8_t* base = values_ ? b_store_[dj.slot].data() : nullptr;
+      const uint64_t rb = u_.row_bytes(s.kl), off = u_.row_bytes(s.k0);
+      dma_.begin(jobs_[ji], earliest);
+      dma_.rows(s.nl, c_.b_addr + s.n0 * rowb_kp_ + off, rowb_kp_, rb, false, base, rb);
+      dma_.end(0);
+      n_.buffer_b_writes += s.nl * (s.kl / W);
+      n_.buffer_b_write_bytes += s.nl * rb;
+    }
+  }
+
+  const cfg::UnitConfig& u_;
+  const Schedule& sc_;
+  const Tiling& t_;
+  const GemmCommand& c_;
+  StepCounters n_;
+  Dma dma_;
+  std::vector<Job> jobs_;
+  size_t next_ = 0;  // next job of the DMA queue
+  const uint64_t rowb_kp_, tail_;
+  const bool unfused_, sparse_;
+  const uint64_t scale_ops_;
+  const uint32_t acc_slots_;
+  std::vector<std::vector<uint8_t>> a_store_, b_store_;
+  std::vector<std::vector<float>> acc_store_;
+  std::unique_ptr<ValueEngine> values_;
+};
+
+// Attribution of the cycles the array is idle: first_wait + wait waiting for memory and
+// finish - e_last after its last issue. Of these, the latency an infinitely wide memory would
+// still have (the first data: L + one beat; the end: the pipeline tail, then L + one beat of the
+// last store) is fill / drain; the rest is memory time (transfers, outstanding limits, bus sharing).
+void attribute_idle_cycles(const cfg::UnitConfig& u, uint64_t tail, uint64_t first_wait, uint64_t wait,
+                           uint64_t e_last, uint64_t finish, Cycles& cy) {
+  const uint64_t lat = u.mem_latency + 1 + (u.quantizer ? u.quant_latency : 0);
+  cy.fill = std::min(first_wait, lat);
+  cy.drain = std::min(finish - e_last, tail + u.mem_latency + 1);
+  cy.memory_stall = first_wait - cy.fill + wait + (finish - e_last - cy.drain);
+}
+
+}  // namespace
+
+RunReport Engine::run(const GemmCommand& c, MemoryPort& port, uint64_t start, uint64_t* end) {
+  return run(c, choose_tiling(u_, c.M, c.N, c.K), port, start, end);
+}
+
+RunReport Engine::run(const GemmCommand& c, const Tiling& tiling, MemoryPort& port, uint64_t start, uint64_t* end) {
+  const Schedule sc = build_schedule(u_, tiling);
+  const Tiling& t = sc.t;
+  const uint64_t steps = t.steps();
+  RunReport rep = new_report(u_, c, t);
+  CommandRun cmd(u_, sc, c, port, start, rep.actions, threads_);
+  cmd.issue_first_loads(start);
   uint64_t e_prev = start, first_wait = 0, wait = 0;
   ArrayHistory hist;
   for (uint64_t i = 0; i < steps; ++i) {
     const Step s = step_at(t, i);
-    const uint32_t ja = sc.a_job[i], jb = sc.b_job[i];
-    uint64_t ready = dma.ready(jobs[ja]);
-    if (s.first && s.out >= acc_slots) ready = std::max(ready, dma.ready(jobs[sc.store_job[s.out - acc_slots]]));
-    const StepTime st = time_step(u, t, s, e_prev, ready, dma.ready(jobs[jb]), hist);
+    const StepTime st = cmd.time(i, s, e_prev, hist);
     // Waiting for data (tiles, a free accumulator slot) is memory time, before the first step too;
-    // only the memory latency of the first data counts as fill (see finish below).
+    // only the memory latency of the first data counts as fill (attribute_idle_cycles).
     if (i == 0) first_wait = st.data - e_prev;
     else wait += st.data - e_prev;
     const uint64_t T = st.end - st.data;
     rep.cycles.compute += T;
     rep.cycles.bank_stall += st.bank;
     if (s.res) rep.cycles.residual += T;
-    const uint64_t et = st.end;
-    if (et - start > give_up_after) {
+    if (st.end - start > give_up_after) {
       rep.cycles.total = UINT64_MAX;
       return rep;
     }
-
-    // ---- actions of the step ----
-    const uint64_t kb = s.kl / W, ops = s.ml * s.nl * kb;
-    const uint64_t kb_eff = s.res && u.residual_blocks_per_cycle == 2 ? ceil_div(kb, 2) : kb;
-    const uint64_t a_reads = ceil_div(s.nl, C) * s.ml * kb;
-    const uint64_t blk_bytes = u.row_bytes(W);
-    const bool dedicated = t.residual_dedicated;
-    if (!s.res) {
-      n_pe_dot_ops += ops;
-      n_pe_macs += ops * W;
-      n_pe_scale_ops += ops * sops;
-    }
-    if (s.res || dedicated) {
-      n_residual_dot_ops += ops;
-      n_residual_products += ops * (sparse ? W / 2 : W);
-    }
-    n_acc_adds += ops * (dedicated ? 2 : 1);
-    n_pe_idle_slots += T * R * C - s.ml * s.nl * kb_eff;
-    n_buffer_a_reads += a_reads * (dedicated ? 2 : 1);
-    n_buffer_a_read_bytes += a_reads * blk_bytes * (dedicated ? 2 : 1);
-    // Does this step continue a partial sum from the accumulator buffer?
-    const bool continues = !(s.ko == 0 && (!s.res || unfused));
-    if (u.dataflow == cfg::Dataflow::os) {
-      const uint64_t b_reads = ceil_div(s.ml, R) * s.nl * kb;
-      n_buffer_b_reads += b_reads;
-      n_buffer_b_read_bytes += b_reads * blk_bytes;
-      const uint64_t loads = continues ? s.ml * s.nl : 0;
-      n_acc_loads += loads * (dedicated && s.ko ? 2 : 1);
-      n_buffer_acc_reads += loads * (dedicated && s.ko ? 2 : 1);
-      n_buffer_acc_writes += s.ml * s.nl * (dedicated ? 2 : 1);
-    } else {
-      n_buffer_b_reads += s.nl * kb;
-      n_buffer_b_read_bytes += s.nl * kb * blk_bytes;
-      n_array_weight_loads += s.nl * kb;
-      const uint64_t folds_k = ceil_div(kb, R);
-      const uint64_t rmw = s.ml * s.nl * folds_k, fresh = continues ? 0 : s.ml * s.nl;
-      n_acc_loads += (rmw - fresh) * (dedicated ? 2 : 1);
-      n_buffer_acc_reads += (rmw - fresh) * (dedicated ? 2 : 1);
-      n_buffer_acc_writes += rmw * (dedicated ? 2 : 1);
-    }
-
-    if (c.values) values->step(s, a_store[sc.jobs[ja].slot].data(), ja, b_store[sc.jobs[jb].slot].data(), jb);
-
-    e_prev = et;
+    cmd.count_step(s, T);
+    cmd.compute_values(i, s);
+    e_prev = st.end;
     // Loads whose slot this step frees, then the store of a finished output tile.
-    while (qi < sc.jobs.size() && sc.jobs[qi].kind != DmaJob::store && sc.jobs[qi].trigger <= static_cast<int64_t>(i))
-      issue_load(qi++, et);
-    if (s.last) {
-      const uint64_t n_out = s.ml * s.nl;
-      if (fmt::format_traits(u.format).tensor_scale) n_acc_epilogue_muls += n_out * (unfused ? 2 : 1);
-      if (unfused) {
-        n_acc_residual_adds += n_out;
-        n_buffer_acc_reads += n_out;
-      }
-      n_buffer_acc_reads += n_out;  // read out by the store
-      float* out = nullptr;
-      if (c.values) {
-        out = acc_store[s.out % acc_slots].data();
-        values->finish(s, out);
-      }
-      if (qi >= sc.jobs.size() || sc.jobs[qi].kind != DmaJob::store || sc.jobs[qi].out != s.out)
-        throw std::logic_error("Engine: schedule out of order");
-      Job& j = jobs[qi++];
-      dma.begin(j, et + tail);
-      dma.rows(s.ml, c.c_addr + (s.m0 * c.N + s.n0) * 4, c.N * 4, s.nl * 4, true, reinterpret_cast<uint8_t*>(out),
-               s.nl * 4);
-      dma.end(0);
-    }
+    cmd.issue_loads_freed_by(i, st.end);
+    if (s.last) cmd.store_output(s, st.end);
     if (progress && (i & 4095) == 4095) progress(i + 1, steps);
   }
-  uint64_t finish = e_prev + tail;
-  for (uint32_t ji : sc.store_job) finish = std::max(finish, dma.ready(jobs[ji]));
-  dma.finish();
+  const uint64_t finish = cmd.finish(e_prev);
   rep.cycles.total = finish - start;
-  // Attribution: the array is idle for first_wait + wait cycles waiting for memory and for finish - e_prev
-  // cycles after its last issue. Of these, the latency an infinitely wide memory would still have
-  // (the first data: L + one beat; the end: the pipeline tail, then L + one beat of the last
-  // store) is fill / drain; the rest is memory time (transfers, outstanding limits, bus sharing).
-  const uint64_t lat = u.mem_latency + 1 + (u.quantizer ? u.quant_latency : 0);
-  rep.cycles.fill = std::min(first_wait, lat);
-  rep.cycles.drain = std::min(finish - e_prev, tail + u.mem_latency + 1);
-  rep.cycles.memory_stall = first_wait - rep.cycles.fill + wait + (finish - e_prev - rep.cycles.drain);
+  attribute_idle_cycles(u_, cmd.tail(), first_wait, wait, e_prev, finish, rep.cycles);
   if (end) *end = finish;
   return rep;
 }

@@ -40,6 +40,8 @@ cli::ArgParser declare_options() {
            std::string("none,2:4"));
   p.option("out", "DIR", "output folder (default reports/<trace name>)");
   p.option("ppl-tokens", "N", "tokens of the perplexity evaluation (0 = skip it)", std::string("128"));
+  p.option("ppl-gemm", "G", "perplexity's linear layers: fake (quantized operands), bit-exact (the GEMM engine), both",
+           std::string("both"));
   p.option("cost-sample", "N", "dot operations whose switching activity is measured per unit", std::string("1024"));
   p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
   p.flag("no-plots", "write the data only (no Python rendering)");
@@ -47,18 +49,19 @@ cli::ArgParser declare_options() {
   return p;
 }
 
-// Model-level perplexity (Python: the hifsim package's bit-exact quantizers) into `data`; only
-// SmolLM2 has a tokenizer here.
+// Model-level perplexity (Python: the hifsim package's bit-exact quantizers and GEMM engine) into
+// `data`; only SmolLM2 has a tokenizer here.
 bool has_tokenizer(const io::Trace& t) { return t.model_name.find("SmolLM2") != std::string::npos; }
 
-void run_perplexity(const eval::CompareRequest& r, long tokens, const std::string& data) {
+void run_perplexity(const eval::CompareRequest& r, long tokens, const std::string& gemm, const std::string& data) {
   std::string fl, rl;
   for (fmt::Format f : r.formats) fl += (fl.empty() ? "" : ",") + std::string(fmt::format_info(f).name);
   for (const auto& c : r.corrections)
     if (c.arc == -2) rl += (rl.empty() ? "" : ",") + std::string(dp::residual_name(c.residual.kind));
   const PythonCommand ppl = python_module(
       "perplexity", {"--model", "smollm2", "--text", locate_data("traces/text/pride_and_prejudice_ch1.txt"), "--tokens",
-                     std::to_string(tokens), "--formats", fl, "--residuals", rl, "--out", data, "--quiet"},
+                     std::to_string(tokens), "--formats", fl, "--residuals", rl, "--gemm", gemm,
+                     "--threads", std::to_string(r.threads), "--out", data, "--quiet"},
       "perplexity");
   cli::run_child(ppl.argv, ppl.env, "perplexity");
 }
@@ -75,6 +78,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   r.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
   r.activity_sample = static_cast<size_t>(p.get_int("cost-sample", 16, 10000000));
   const long ppl_tokens = p.get_int("ppl-tokens", 0, 100000);
+  const std::string ppl_gemm = p.get("ppl-gemm");
+  if (ppl_gemm != "fake" && ppl_gemm != "bit-exact" && ppl_gemm != "both")
+    throw Error("command line", "--ppl-gemm", "expected fake, bit-exact or both, got '" + ppl_gemm + "'");
   r.trace = io::read_trace(locate_data(p.get("trace")));
   r.formats = cli::parse_tensor_formats(p.get("formats"));
   for (const std::string& c : split_list(p.get("residual"))) r.corrections.push_back(eval::Correction::parse(c));
@@ -109,8 +115,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.add(data + "/error_vs_k.csv", res.error_vs_k_csv, "GEMM error versus K per accumulator");
   outs.write();
   if (ppl_tokens > 0 && has_tokenizer(r.trace)) {
-    say("perplexity: " + r.trace.model_name + ", " + std::to_string(ppl_tokens) + " tokens, every linear layer fake-quantized");
-    run_perplexity(r, ppl_tokens, data);
+    say("perplexity: " + r.trace.model_name + ", " + std::to_string(ppl_tokens) + " tokens, every linear layer " +
+        (ppl_gemm == "fake"        ? "fake-quantized"
+         : ppl_gemm == "bit-exact" ? "through the bit-exact GEMM engine"
+                                   : "fake-quantized, then through the bit-exact GEMM engine"));
+    run_perplexity(r, ppl_tokens, ppl_gemm, data);
     outs.add_external(data + "/perplexity.json", "model-level perplexity");
   } else if (ppl_tokens > 0) {
     say("perplexity: skipped (no tokenizer for " + r.trace.model_name + ")");

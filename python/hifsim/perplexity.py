@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Model-level accuracy: perplexity of a small real LLM on the shipped text with every linear
-layer fake-quantized per format (activations and weights, blocks along K, through hifsim's
-bit-exact quantizers of the hifsim package), with and without the Rollout-ResQ residual
-correction on the activations, against the FP32 model.
+layer computed in a number format, against the FP32 model, two ways (--gemm):
+  fake       the layer's activations and weights fake-quantized (quantize-dequantize through
+             hifsim's bit-exact quantizers), then an exact float64 GEMM rounded to FP32; with and
+             without the Rollout-ResQ residual correction on the activations
+  bit-exact  the layer computed by the format's bit-exact GEMM engine (hifsim.gemm: the same
+             quantizers, then the format's dot-product unit and FP32 accumulator, exactly as the
+             matrix unit computes it)
+The difference between the two is what the unit's arithmetic (block dot products, FP32
+accumulation across K, NVFP4's tensor-scale epilogue) adds to the quantization error.
 
   python -m hifsim.perplexity --model smollm2 --tokens 256 --text traces/text/pride_and_prejudice_ch1.txt --out reports/ppl
 """
@@ -44,11 +50,11 @@ def make_hook(fmt, residual, nonfinite):
     return hook
 
 
-def result_row(fmt, residual, p, base, nonfinite):
+def result_row(fmt, residual, p, base, nonfinite, gemm="fake"):
     """One result. A perplexity computed through NaN/Inf quantized values (or itself NaN/Inf) is
     not a score: it is reported as invalid, with the count, never as a number (issue 18)."""
     valid = math.isfinite(p) and nonfinite == 0
-    return {"format": fmt, "residual": residual, "perplexity": p if valid else None,
+    return {"format": fmt, "residual": residual, "gemm": gemm, "perplexity": p if valid else None,
             "ratio_to_fp32": p / base if valid else None, "valid": valid, "nonfinite_quantized_values": nonfinite}
 
 
@@ -61,20 +67,51 @@ def row_text(r):
     return f"invalid ({why})", "invalid"
 
 
+def exact_vs_fake(rows):
+    """Per format with both valid: the bit-exact GEMM's perplexity relative to fake quantization's."""
+    out = []
+    for r in rows:
+        if r["gemm"] != "bit-exact" or not r["valid"]:
+            continue
+        fake = next((f for f in rows if f["format"] == r["format"] and f["gemm"] == "fake" and f["residual"] == "none"
+                     and f["valid"]), None)
+        if fake:
+            out.append({"format": r["format"], "fake": fake["perplexity"], "bit_exact": r["perplexity"],
+                        "relative": r["perplexity"] / fake["perplexity"] - 1.0})
+    return out
+
+
 def write_results(out, meta, rows, title):
     """perplexity.json (strict JSON: null, never NaN), .csv and .md; returns the Markdown lines."""
+    diffs = exact_vs_fake(rows)
     with open(os.path.join(out, "perplexity.json"), "w") as f:
-        json.dump({"meta": meta, "rows": rows}, f, indent=2, allow_nan=False)
+        json.dump({"meta": meta, "rows": rows, "bit_exact_vs_fake": diffs}, f, indent=2, allow_nan=False)
     with open(os.path.join(out, "perplexity.csv"), "w") as f:
-        f.write("format,residual,perplexity,ratio_to_fp32,valid,nonfinite_quantized_values\n")
+        f.write("format,residual,gemm,perplexity,ratio_to_fp32,valid,nonfinite_quantized_values\n")
         for r in rows:
             p, q = (f"{r['perplexity']:.6f}", f"{r['ratio_to_fp32']:.6f}") if r["valid"] else ("invalid", "invalid")
-            f.write(f"{r['format']},{r['residual']},{p},{q},{str(r['valid']).lower()},{r['nonfinite_quantized_values']}\n")
-    md = [title, "", "| format | residual | perplexity | x FP32 |", "|---|---|---|---|"]
-    md += ["| {} | {} | {} | {} |".format(r["format"], r["residual"], *row_text(r)) for r in rows]
+            f.write(f"{r['format']},{r['residual']},{r['gemm']},{p},{q},{str(r['valid']).lower()},"
+                    f"{r['nonfinite_quantized_values']}\n")
+    md = [title, "", "| format | residual | GEMM | perplexity | x FP32 |", "|---|---|---|---|---|"]
+    md += ["| {} | {} | {} | {} | {} |".format(r["format"], r["residual"], r["gemm"], *row_text(r)) for r in rows]
+    if diffs:
+        md += ["", "The bit-exact GEMM against fake quantization (same quantizers, no residual):", "",
+               "| format | fake | bit-exact | difference |", "|---|---|---|---|"]
+        md += [f"| {d['format']} | {d['fake']:.4f} | {d['bit_exact']:.4f} | {100 * d['relative']:+.3f}% |" for d in diffs]
     with open(os.path.join(out, "perplexity.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return md
+
+
+def make_gemm(fmt, threads, nonfinite):
+    """Every linear layer through the format's bit-exact GEMM engine; counts its NaN/Inf outputs (the
+    row's nonfinite_quantized_values: a layer output that is not finite makes the run invalid)."""
+    def linear_gemm(a, w, **_):
+        y = H.gemm(a, w, fmt, threads=threads)
+        nonfinite[0] += int(y.size - np.count_nonzero(np.isfinite(y)))
+        return y
+
+    return linear_gemm
 
 
 def main(argv=None):
@@ -85,6 +122,9 @@ def main(argv=None):
     ap.add_argument("--tokens", type=int, default=256, help="tokens evaluated (one forward each)")
     ap.add_argument("--formats", default="hif4,nvfp4,mxfp4,hif8,bf16")
     ap.add_argument("--residuals", default="none,2:4", help="residual corrections to evaluate (none, dense, 2:4, top50)")
+    ap.add_argument("--gemm", default="both", choices=("fake", "bit-exact", "both"),
+                    help="fake quantization, the bit-exact GEMM engine (no residual), or both (default)")
+    ap.add_argument("--threads", type=int, default=0, help="threads of the bit-exact GEMM (0 = all)")
     ap.add_argument("--out", required=True, help="output folder (perplexity.csv/.json/.md)")
     ap.add_argument("--seed", type=int, default=0, help="token sampling seed (models without a tokenizer)")
     ap.add_argument("--quiet", action="store_true")
@@ -111,20 +151,29 @@ def main(argv=None):
     if not math.isfinite(base):
         sys.exit(f"{ld.name}: the FP32 model's perplexity is {base}: no baseline to compare with")
     log(f"{ld.name}: FP32 perplexity {base:.4f} on {len(ids) - 1} tokens ({time.time() - t0:.1f} s)", a.quiet)
-    rows.append(result_row("fp32", "none", base, base, 0))
+    rows.append(result_row("fp32", "none", base, base, 0, "fp64"))
     for fmt in a.formats.split(","):
-        for res in a.residuals.split(","):
-            if fmt in ("bf16",) and res != "none":
-                continue  # the baseline format needs no correction
+        runs = []
+        if a.gemm in ("fake", "both"):  # the baseline format needs no correction
+            runs += [("fake", res) for res in a.residuals.split(",") if res == "none" or fmt != "bf16"]
+        if a.gemm in ("bit-exact", "both"):
+            runs.append(("bit-exact", "none"))
+        for how, res in runs:
             t1 = time.time()
             nonfinite = [0]
-            p = ln.perplexity(ld.model, ids, quantize=make_hook(fmt, res, nonfinite))
-            rows.append(result_row(fmt, res, p, base, nonfinite[0]))
-            log(f"{fmt:10s} residual {res:6s} perplexity {' '.join(row_text(rows[-1]))} ({time.time() - t1:.1f} s)", a.quiet)
+            if how == "fake":
+                p = ln.perplexity(ld.model, ids, quantize=make_hook(fmt, res, nonfinite))
+            else:
+                p = ln.perplexity(ld.model, ids, linear_gemm=make_gemm(fmt, a.threads, nonfinite))
+            rows.append(result_row(fmt, res, p, base, nonfinite[0], how))
+            log(f"{fmt:10s} {how:9s} residual {res:6s} perplexity {' '.join(row_text(rows[-1]))} "
+                f"({time.time() - t1:.1f} s)", a.quiet)
     meta = {"model": ld.name, "model_source": ld.source, "weights_sha256": ld.sha, "tokens": len(ids) - 1,
             "text": source, "quantized_ops": list(ln.LINEAR_OPS), "seconds": round(time.time() - t0, 1)}
     md = write_results(a.out, meta, rows, f"Perplexity of {ld.name} on {len(ids) - 1} tokens ({source}); every linear "
-                       "layer's activations and weights fake-quantized (embedding and LM head excluded).")
+                       "layer in the format (embedding and LM head excluded): `fake` = activations and weights "
+                       "fake-quantized, float64 GEMM; `bit-exact` = the format's bit-exact GEMM engine (its dot-product "
+                       "unit and FP32 accumulator).")
     if not a.quiet:
         print("\n".join(md))
     return 0

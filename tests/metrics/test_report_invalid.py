@@ -51,7 +51,7 @@ class PerplexityRows(unittest.TestCase):
             self.assertEqual((got[1]["perplexity"], got[1]["valid"]), ("invalid", "false"))
             self.assertEqual(float(got[2]["perplexity"]), 10.5)
             md = open(os.path.join(d, "perplexity.md")).read()
-            self.assertIn("| fp8-e4m3 | none | invalid (NaN/Inf perplexity) | invalid |", md)
+            self.assertIn("| fp8-e4m3 | none | fake | invalid (NaN/Inf perplexity) | invalid |", md)
             self.assertNotIn("nan", md.lower().replace("nan/inf", ""))
 
 

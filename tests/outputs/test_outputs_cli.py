@@ -196,6 +196,8 @@ class ValidateBeforeWriting(InTempDir):
         out = os.path.join(self.tmp, "cmp")
         self.assert_fails_without_output(["compare", "--trace", TRACE, "--formats", "hif4", "--ppl-tokens", "-1",
                                           "--no-plots", "--quiet", "--out", out], out)
+        self.assert_fails_without_output(["compare", "--trace", TRACE, "--formats", "hif4", "--ppl-gemm", "exact",
+                                          "--no-plots", "--quiet", "--out", out], out)
 
     def test_gemm_stats_path(self):
         blocker = os.path.join(self.tmp, "blocker")

@@ -201,12 +201,15 @@ def silu(x: np.ndarray) -> np.ndarray:
 def forward(model: LlamaModel, tokens: Sequence[int], *, cache: Optional[KVCache] = None,
             recorder: Optional[Recorder] = None, record_layers: Optional[Sequence[int]] = None,
             quantize: Optional[QuantizeHook] = None, quantize_ops: Sequence[str] = LINEAR_OPS,
+            linear_gemm: Optional[Callable[..., np.ndarray]] = None,
             logits_for: str = "all") -> np.ndarray:
     """Run the decoder on `tokens` (positions continue from cache.length if a cache is given).
 
     Returns float32 logits [T, vocab] (logits_for="all") or [1, vocab] (logits_for="last").
     recorder/record_layers: record every GEMM of the listed layers (all layers if None).
     quantize/quantize_ops: fake-quantization hook applied to both operands of the listed ops.
+    linear_gemm: computes every linear layer's C = A . W^T instead of the float64 GEMM, called as
+    linear_gemm(a, w, layer=, op=) (e.g. hifsim's bit-exact GEMM of a number format).
     """
     c = model.config
     toks = np.asarray(tokens, dtype=np.int64)
@@ -229,7 +232,7 @@ def forward(model: LlamaModel, tokens: Sequence[int], *, cache: Optional[KVCache
         if op in qops:
             a = quantize(a, role="act", layer=layer, op=op)
             w = quantize(w, role="weight", layer=layer, op=op)
-        y = gemm(a, w)
+        y = gemm(a, w) if linear_gemm is None else linear_gemm(a, w, layer=layer, op=op)
         if recorder is not None and layer in rec_set:
             recorder(layer=layer, op=op, a=a, b=w, c=y, a_source=A_SOURCE[op])
         return y

@@ -32,7 +32,8 @@ cli::ArgParser declare_options() {
                    "without the residual correction), timing (matrix-unit model), area and energy (cost model),\n"
                    "model-level perplexity; writes report.md, a self-contained report.html, the plots (PNG/SVG)\n"
                    "and the data (CSV/JSON). With no arguments it runs on the shipped SmolLM2 trace.");
-  p.option("trace", "T", "captured trace (tensors from scripts/capture/ensure_traces.sh)", std::string("traces/smollm2-135m"));
+  p.option("trace", "T", "captured trace (tensors from scripts/capture/ensure_traces.sh); default: SmolLM2, all 30 layers",
+           std::string("traces/smollm2-135m-all"));
   p.option("formats", "F,...", "formats to compare", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
   p.option("configs", "DIR", "unit configs, one <format>-32x32.yaml per format (equal peak throughput)",
            std::string("configs/units"));
@@ -61,7 +62,7 @@ void run_perplexity(const eval::CompareRequest& r, long tokens, const std::strin
   const PythonCommand ppl = python_module(
       "perplexity", {"--model", "smollm2", "--text", locate_data("traces/text/pride_and_prejudice_ch1.txt"), "--tokens",
                      std::to_string(tokens), "--formats", fl, "--residuals", rl, "--gemm", gemm,
-                     "--threads", std::to_string(r.threads), "--out", data, "--quiet"},
+                     "--jobs", std::to_string(r.threads), "--out", data, "--quiet"},
       "perplexity");
   cli::run_child(ppl.argv, ppl.env, "perplexity");
 }

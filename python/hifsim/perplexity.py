@@ -29,7 +29,7 @@ def log(msg, quiet=False):
         print(f"[perplexity] {msg}", flush=True)
 
 
-def make_hook(fmt, residual, nonfinite):
+def make_hook(fmt, residual, nonfinite, threads=0):
     """The fake-quantization hook; counts NaN/Inf values the quantizer produces in nonfinite[0]."""
     weights = {}
 
@@ -41,11 +41,11 @@ def make_hook(fmt, residual, nonfinite):
         if role == "weight":
             key = (layer, op)
             if key not in weights:  # weights never change: quantize each once
-                weights[key] = counted(H.quantize_dequantize(x, fmt))
+                weights[key] = counted(H.quantize_dequantize(x, fmt, threads=threads))
             return weights[key]
         if residual == "none":
-            return counted(H.quantize_dequantize(x, fmt))
-        return counted(H.quantize_dequantize(x, fmt, residual=residual))
+            return counted(H.quantize_dequantize(x, fmt, threads=threads))
+        return counted(H.quantize_dequantize(x, fmt, residual=residual, threads=threads))
 
     return hook
 
@@ -114,6 +114,44 @@ def make_gemm(fmt, threads, nonfinite):
     return linear_gemm
 
 
+def one_run(model, ids, run, threads):
+    """(perplexity, NaN/Inf count, seconds) of one (format, gemm, residual) run."""
+    from .capture import llama_numpy as ln
+    fmt, how, res = run
+    t = time.time()
+    nonfinite = [0]
+    if how == "fake":
+        p = ln.perplexity(model, ids, quantize=make_hook(fmt, res, nonfinite, threads))
+    else:
+        p = ln.perplexity(model, ids, linear_gemm=make_gemm(fmt, threads, nonfinite))
+    return p, nonfinite[0], time.time() - t
+
+
+_SHARED = None  # (model, ids) of the forked workers: inherited, never pickled
+
+
+def _worker(run):
+    return one_run(*_SHARED, run, 1)
+
+
+def evaluate(model, ids, runs, jobs, threads):
+    """Yields every run's result, in the order of `runs`. With jobs > 1 the runs go to forked processes
+    (each inherits the model; the engine then uses one thread per process): every run is one
+    deterministic forward, so the results are the same bits for any jobs/threads."""
+    global _SHARED
+    if jobs <= 1:
+        for r in runs:
+            yield one_run(model, ids, r, threads)
+        return
+    import multiprocessing as mp
+    _SHARED = (model, ids)
+    try:
+        with mp.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_worker, runs, chunksize=1)  # in order, as they finish
+    finally:
+        _SHARED = None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="smollm2", help="smollm2 | llama2c:<path to stories260K.bin>")
@@ -124,7 +162,10 @@ def main(argv=None):
     ap.add_argument("--residuals", default="none,2:4", help="residual corrections to evaluate (none, dense, 2:4, top50)")
     ap.add_argument("--gemm", default="both", choices=("fake", "bit-exact", "both"),
                     help="fake quantization, the bit-exact GEMM engine (no residual), or both (default)")
-    ap.add_argument("--threads", type=int, default=0, help="threads of the bit-exact GEMM (0 = all)")
+    ap.add_argument("--jobs", type=int, default=0,
+                    help="runs evaluated in parallel, one process each (0 = one per core); results do not depend on it")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="threads of the bit-exact GEMM when --jobs is 1 (0 = all cores; 1 per process otherwise)")
     ap.add_argument("--out", required=True, help="output folder (perplexity.csv/.json/.md)")
     ap.add_argument("--seed", type=int, default=0, help="token sampling seed (models without a tokenizer)")
     ap.add_argument("--quiet", action="store_true")
@@ -152,22 +193,16 @@ def main(argv=None):
         sys.exit(f"{ld.name}: the FP32 model's perplexity is {base}: no baseline to compare with")
     log(f"{ld.name}: FP32 perplexity {base:.4f} on {len(ids) - 1} tokens ({time.time() - t0:.1f} s)", a.quiet)
     rows.append(result_row("fp32", "none", base, base, 0, "fp64"))
+    runs = []
     for fmt in a.formats.split(","):
-        runs = []
         if a.gemm in ("fake", "both"):  # the baseline format needs no correction
-            runs += [("fake", res) for res in a.residuals.split(",") if res == "none" or fmt != "bf16"]
+            runs += [(fmt, "fake", res) for res in a.residuals.split(",") if res == "none" or fmt != "bf16"]
         if a.gemm in ("bit-exact", "both"):
-            runs.append(("bit-exact", "none"))
-        for how, res in runs:
-            t1 = time.time()
-            nonfinite = [0]
-            if how == "fake":
-                p = ln.perplexity(ld.model, ids, quantize=make_hook(fmt, res, nonfinite))
-            else:
-                p = ln.perplexity(ld.model, ids, linear_gemm=make_gemm(fmt, a.threads, nonfinite))
-            rows.append(result_row(fmt, res, p, base, nonfinite[0], how))
-            log(f"{fmt:10s} {how:9s} residual {res:6s} perplexity {' '.join(row_text(rows[-1]))} "
-                f"({time.time() - t1:.1f} s)", a.quiet)
+            runs.append((fmt, "bit-exact", "none"))
+    jobs = min(len(runs), a.jobs if a.jobs > 0 else (os.cpu_count() or 1))
+    for (fmt, how, res), (p, nonfinite, seconds) in zip(runs, evaluate(ld.model, ids, runs, jobs, a.threads)):
+        rows.append(result_row(fmt, res, p, base, nonfinite, how))
+        log(f"{fmt:10s} {how:9s} residual {res:6s} perplexity {' '.join(row_text(rows[-1]))} ({seconds:.1f} s)", a.quiet)
     meta = {"model": ld.name, "model_source": ld.source, "weights_sha256": ld.sha, "tokens": len(ids) - 1,
             "text": source, "quantized_ops": list(ln.LINEAR_OPS), "seconds": round(time.time() - t0, 1)}
     md = write_results(a.out, meta, rows, f"Perplexity of {ld.name} on {len(ids) - 1} tokens ({source}); every linear "
@@ -180,4 +215,10 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    # One BLAS thread per process: the runs are parallel processes, and OpenBLAS's own threads on
+    # these small float64 GEMMs mostly spin (4x the CPU time of one thread here). The BLAS library
+    # reads this when it loads, so the command restarts itself once with it set.
+    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+        os.execv(sys.executable, [sys.executable, "-m", "hifsim.perplexity"] + sys.argv[1:])
     sys.exit(main())

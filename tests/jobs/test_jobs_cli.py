@@ -173,6 +173,23 @@ class CompareReport(unittest.TestCase):
         self.assertIn("| timing |", report)
         self.assertIn("| rtl-calibrated |", report)
         self.assertIn("| model |", report)
+        # Accuracy per layer: one row per layer of the trace (stories260K: all 5), one column per
+        # format and correction, each cell the layer's SQNR of data/accuracy_layers.csv.
+        with open(os.path.join(self.out, "data", "accuracy_layers.csv"), newline="") as f:
+            layers = list(csv.DictReader(f))
+        self.assertIn("## Accuracy per layer", report)
+        table = report.split("## Accuracy per layer", 1)[1].split("\n## ", 1)[0]
+        head = [c.strip() for c in table.strip().splitlines()[0].strip("|").split("|")]
+        self.assertEqual(head, ["layer", "hif4", "hif4 +resq-2:4", "nvfp4", "nvfp4 +resq-2:4", "bf16", "bf16 +resq-2:4"])
+        cells = {}
+        for line in table.strip().splitlines()[2:]:
+            if line.startswith("|"):
+                row = [c.strip() for c in line.strip("|").split("|")]
+                cells.update({(row[0], col): v for col, v in zip(head[1:], row[1:])})
+        self.assertEqual(sorted({l for l, _ in cells}, key=int), [str(i) for i in range(5)])
+        for r in layers:
+            col = r["format"] + ("" if r["correction"] == "none" else " +" + r["correction"])
+            self.assertEqual(cells[(r["layer"], col)], f"{float(r['sqnr_db']):.2f}", r)
         with open(os.path.join(self.out, "manifest.json")) as f:
             self.assertEqual(json.load(f)["command"], "compare")
 

@@ -91,14 +91,14 @@ class BitExactPerplexity(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "ppl")
             ep.main(["--model", MODEL_SPEC, "--tokens", str(tokens), "--formats", ",".join(fmts), "--residuals", "none",
-                     "--gemm", "both", "--out", out, "--quiet"])
+                     "--gemm", "both", "--jobs", "2", "--out", out, "--quiet"])
             doc = json.loads(Path(out, "perplexity.json").read_text())
             md = Path(out, "perplexity.md").read_text()
             rows = {(r["format"], r["gemm"]): r for r in doc["rows"]}
             self.assertEqual(set(rows), {("fp32", "fp64")} | {(f, g) for f in fmts for g in ("fake", "bit-exact")})
             ids = list(ln.sample(MODEL, [1], tokens, seed=0)[: tokens + 1])
-            # The reported bit-exact perplexity is the one of a forward whose every linear layer is
-            # `hifsim gemm` (computed here through the command, process by process).
+            # The reported bit-exact perplexity (two worker processes) is the one of a forward whose
+            # every linear layer is `hifsim gemm` (computed here, in this process, through the command).
             ref = CliGemm("hif8", d)
             want = ln.perplexity(MODEL, ids, linear_gemm=ref)
             self.assertEqual(ref.calls, len(ln.LINEAR_OPS) * MODEL.config.n_layers)
@@ -122,7 +122,7 @@ class BitExactPerplexity(unittest.TestCase):
             for how, want in (("fake", {"fake"}), ("bit-exact", {"bit-exact"})):
                 out = os.path.join(d, how)
                 ep.main(["--model", MODEL_SPEC, "--tokens", "8", "--formats", "hif4", "--residuals", "none,2:4",
-                         "--gemm", how, "--out", out, "--quiet"])
+                         "--gemm", how, "--jobs", "1", "--out", out, "--quiet"])
                 doc = json.loads(Path(out, "perplexity.json").read_text())
                 self.assertEqual({r["gemm"] for r in doc["rows"] if r["format"] == "hif4"}, want)
                 self.assertEqual(doc["bit_exact_vs_fake"], [])

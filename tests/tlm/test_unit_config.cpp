@@ -293,7 +293,7 @@ TEST(TraceReader, ShippedTracesRead) {
   EXPECT_EQ(t.ops[3].name, "attn_qk");
   EXPECT_EQ(t.ops[3].batch, 32u);
   EXPECT_EQ(t.ops[3].K, 128u);
-  for (const char* cap : {"traces/smollm2-135m", "traces/stories260k"}) {
+  for (const char* cap : {"traces/smollm2-135m", "traces/smollm2-135m-all", "traces/stories260k"}) {
     SCOPED_TRACE(cap);
     const io::Trace c = io::read_trace(src(cap));
     EXPECT_EQ(c.kind, "captured");

@@ -10,7 +10,7 @@ REPORT_DIR/plots/*.png and *.svg:
 
   accuracy_vs_energy   SQNR (dB) against energy per MAC (pJ) per format and correction
   area_breakdown       unit area by component per format (gate equivalents)
-  layer_sqnr           SQNR per layer per format
+  layer_sqnr           SQNR per layer per format (and a table: every layer, format and correction)
   underflow            fraction of nonzero activations that quantize to zero, per format
   residual_gain        SQNR gain of each correction over the plain format
   perplexity           model-level perplexity per format and correction (when measured)
@@ -326,6 +326,22 @@ def md_table(rows, cols, headers=None, fmt=None):
     return "\n".join(out)
 
 
+def layer_table(layers, summary):
+    """SQNR of every captured layer (rows) per format and correction (columns, in the order of the
+    summary table): the whole model at a glance, next to plots/layer_sqnr."""
+    keys = []
+    for r in summary + layers:
+        if (r["format"], r["correction"]) not in keys:
+            keys.append((r["format"], r["correction"]))
+    by_layer = {}
+    for r in layers:
+        by_layer.setdefault(int(r["layer"]), {})[(r["format"], r["correction"])] = r["sqnr_db"]
+    cols = [f if c == "none" else f"{f} +{c}" for f, c in keys]
+    rows = [dict({"layer": str(l)}, **{col: by_layer[l].get(k, "") for col, k in zip(cols, keys)}) for l in sorted(by_layer)]
+    return (md_table(rows, ["layer"] + cols, fmt={c: lambda v: f"{float(v):.2f}" for c in cols})
+            + f"\n\nSQNR (dB) of all GEMMs of each layer together (linear layers and attention QKᵀ, PV), {len(rows)} layers.")
+
+
 def md_block_to_html(md):
     """Markdown subset used by the data files: ### headings, | tables |, paragraphs."""
     out, table = [], []
@@ -419,6 +435,8 @@ def main(argv=None):
                           {"sqnr_db": f2, "rel_frobenius": lambda v: f"{float(v):.4f}",
                            "cosine": lambda v: f"{float(v):.6f}",
                            "mean_underflow_a": lambda v: f"{100 * float(v):.2f}%"}))]
+    if layers:
+        sections.append(("Accuracy per layer", layer_table(layers, summary)))
     if units:
         g3 = lambda v: f"{float(v):.4g}"
         for u in units:

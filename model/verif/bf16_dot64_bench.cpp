@@ -241,6 +241,13 @@ class Bf16Bench : public BenchBase {
         }
         c.push_back(make_vec(o, kCorner));
       }
+    // An infinite product of each sign pair, the Inf from A and from B (lane 5, the rest zero).
+    for (const auto& ab : stim::inf_product_sign_pairs(0x7F80, 0x3F80, 0x8000)) {
+      Operands o;
+      o.a[5] = ab.first;
+      o.b[5] = ab.second;
+      c.push_back(make_vec(o, kCorner));
+    }
     return c;
   }
 

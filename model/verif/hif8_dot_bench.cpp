@@ -324,6 +324,13 @@ class Hif8Bench : public BenchBase {
         }
         c.push_back(make_vec(o, kCorner));
       }
+    // An infinite product of each sign pair, the Inf from A and from B (lane 3, the rest zero).
+    for (const auto& ab : stim::inf_product_sign_pairs(0x6F, 0x38, 0x80)) {
+      Operands o;
+      o.a[3] = static_cast<uint8_t>(ab.first);
+      o.b[3] = static_cast<uint8_t>(ab.second);
+      c.push_back(make_vec(o, kCorner));
+    }
     return c;
   }
 

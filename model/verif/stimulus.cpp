@@ -251,6 +251,17 @@ uint16_t bf16_near(SplitMix64& r, int lo, int hi) {
   return sign | static_cast<uint16_t>(e << 7) | m;
 }
 
+std::vector<std::pair<uint16_t, uint16_t>> inf_product_sign_pairs(uint16_t inf, uint16_t one, uint16_t sign) {
+  std::vector<std::pair<uint16_t, uint16_t>> v;
+  for (int inf_in_b = 0; inf_in_b < 2; ++inf_in_b)
+    for (int s = 0; s < 4; ++s) {
+      const uint16_t sa = (s & 2) ? sign : 0, sb = (s & 1) ? sign : 0;
+      const uint16_t x = inf_in_b ? one : inf, y = inf_in_b ? inf : one;
+      v.emplace_back(static_cast<uint16_t>(x | sa), static_cast<uint16_t>(y | sb));
+    }
+  return v;
+}
+
 void nvfp4_quantize64(SplitMix64& r, const float* x, uint8_t* codes, uint8_t* scales) {
   float amax = 0.0f;
   for (int k = 0; k < 64; ++k) amax = std::fmax(amax, std::fabs(x[k]));

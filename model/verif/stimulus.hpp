@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datapath/exact.hpp"
@@ -88,6 +89,12 @@ uint16_t bf16_mixed(SplitMix64& r);
 // Element codes with a common random exponent window (so products are comparable and the
 // alignment sees small gaps), about 2% specials.
 uint16_t bf16_near(SplitMix64& r, int exp_field_lo, int exp_field_hi);
+
+// The {a, b} codes of one lane whose product is infinite, for each of the four sign pairs, first
+// with the Inf in A, then in B (`one` is a finite nonzero code, `sign` the sign bit). The specials
+// corners multiply every Inf by a positive value, so a product whose sign is taken from one
+// operand alone (mutant ad.inf_sign_a) passed them; half of these eight show it.
+std::vector<std::pair<uint16_t, uint16_t>> inf_product_sign_pairs(uint16_t inf, uint16_t one, uint16_t sign);
 
 // ---- value-shaped / tensor blocks through the real quantizers of model/formats ----
 // NVFP4: 64 values -> 64 E2M1 codes + 4 E4M3 scales (TE or torchao recipe at random, the

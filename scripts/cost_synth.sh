@@ -87,31 +87,20 @@ YVER="$("$YOSYS" -V | head -1)"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
+# shellcheck source=scripts/yosys_row.sh
+source "$ROOT/scripts/yosys_row.sh"  # yosys_row: exactly the recipe and CSV row of scripts/synth.sh
+
+# One run: writes $TMP/<n>.row (a CSV row) or $TMP/<n>.fail; a probe unless SOURCES (4th) is given.
 run_one() {
-  local n="$1" mod="$2" params="$3" chp="" kv
+  local n="$1" mod="$2" params="$3" row
   local dir="$ROOT/rtl/probes" srcs="$mod.sv"
   if [[ -n "${4:-}" ]]; then dir="$ROOT/rtl"; srcs="$4"; fi
-  if [[ "$params" != "-" ]]; then
-    IFS=';' read -ra kvs <<<"$params"
-    for kv in "${kvs[@]}"; do chp+="chparam -set ${kv%%=*} ${kv#*=} $mod; "; done
-  fi
-  local t0 t1
-  t0=$(date +%s.%N)
-  if ! (cd "$dir" && "$YOSYS" -l "$TMP/$n.log" -q -p \
-      "read_verilog -sv $srcs; ${chp}synth -flatten -top $mod; check -assert; tee -o $TMP/$n.stat stat; tee -o $TMP/$n.cmos stat -tech cmos" \
-      >/dev/null 2>&1); then
+  if ! row="$(yosys_row "$dir" "$srcs" "$mod" "$params" "$TMP/$n.log" "$TMP/$n")"; then
     echo "$mod $params: FAILED" >"$TMP/$n.fail"
     cp "$TMP/$n.log" "$OUT.$mod.$n.log" 2>/dev/null || true
     return
   fi
-  t1=$(date +%s.%N)
-  local cells tr ffs excl=no
-  cells=$(awk '/Number of cells:/ {v=$4} END {print v}' "$TMP/$n.stat")
-  tr=$(awk '/Estimated number of transistors:/ {v=$5} END {print v}' "$TMP/$n.cmos")
-  ffs=$(awk '$1 ~ /^\$_(DFF|SDFF|DFFE|SDFFE|SDFFCE|DLATCH|ALDFF|DFFSR|DFFSRE)/ {s+=$2} END {print s+0}' "$TMP/$n.stat")
-  if [[ "$tr" == *+ ]]; then excl=yes; tr="${tr%+}"; fi
-  printf '%s,%s,%s,%s,%s,%s,%s,%.1f\n' "$mod" "$params" "$cells" "$tr" "$ffs" "$excl" "$YVER" \
-    "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" >"$TMP/$n.row"
+  echo "$row" >"$TMP/$n.row"
 }
 
 mkdir -p "$(dirname "$OUT")"

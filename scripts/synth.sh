@@ -127,34 +127,18 @@ mkdir -p "$LOGDIR"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
+# shellcheck source=scripts/yosys_row.sh
+source "$ROOT/scripts/yosys_row.sh"  # yosys_row: the recipe and the CSV row (shared with cost_synth.sh)
+
 # One run: writes $TMP/<n>.row (a CSV row) or $TMP/<n>.fail.
 run_one() {
-  local n="$1" mod="$2" srcs="$3" params="$4"
-  local tag="${mod}_${params//[;=]/_}"
-  local log="$LOGDIR/$tag.log"
-  local chp=""
-  if [[ "$params" != "-" ]]; then
-    local kv
-    IFS=';' read -ra kvs <<<"$params"
-    for kv in "${kvs[@]}"; do chp+="chparam -set ${kv%%=*} ${kv#*=} $mod; "; done
-  fi
-  local t0 t1
-  t0=$(date +%s.%N)
-  if ! (cd "$ROOT/rtl" && "$YOSYS" -l "$log" -q -p \
-      "read_verilog -sv $srcs; ${chp}synth -flatten -top $mod; check -assert; tee -o $TMP/$n.stat stat; tee -o $TMP/$n.cmos stat -tech cmos" \
-      >/dev/null 2>&1); then
+  local n="$1" mod="$2" srcs="$3" params="$4" row
+  local log="$LOGDIR/${mod}_${params//[;=]/_}.log"
+  if ! row="$(yosys_row "$ROOT/rtl" "$srcs" "$mod" "$params" "$log" "$TMP/$n")"; then
     echo "$mod $params: FAILED (log: $log)" >"$TMP/$n.fail"
     return
   fi
-  t1=$(date +%s.%N)
-  local cells tr ffs excl
-  cells=$(awk '/Number of cells:/ {v=$4} END {print v}' "$TMP/$n.stat")
-  tr=$(awk '/Estimated number of transistors:/ {v=$5} END {print v}' "$TMP/$n.cmos")
-  ffs=$(awk '$1 ~ /^\$_(DFF|SDFF|DFFE|SDFFE|SDFFCE|DLATCH|ALDFF|DFFSR|DFFSRE)/ {s+=$2} END {print s+0}' "$TMP/$n.stat")
-  excl=no
-  if [[ "$tr" == *+ ]]; then excl=yes; tr="${tr%+}"; fi
-  printf '%s,%s,%s,%s,%s,%s,%s,%.1f\n' "$mod" "$params" "$cells" "$tr" "$ffs" "$excl" "$YVER" \
-    "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" >"$TMP/$n.row"
+  echo "$row" >"$TMP/$n.row"
   ((KEEP_LOGS)) || rm -f "$log"
 }
 

@@ -90,11 +90,12 @@ trap 'rm -rf "$TMP"' EXIT
 # shellcheck source=scripts/yosys_row.sh
 source "$ROOT/scripts/yosys_row.sh"  # yosys_row: exactly the recipe and CSV row of scripts/synth.sh
 
-# One run: writes $TMP/<n>.row (a CSV row) or $TMP/<n>.fail; a probe unless SOURCES (4th) is given.
+# One run: "module|params" (a probe) or "module|sources|params" (a unit module of rtl/); writes
+# $TMP/<n>.row (a CSV row) or $TMP/<n>.fail.
 run_one() {
-  local n="$1" mod="$2" params="$3" row
+  local n="$1" mod="${2%%|*}" params="${2##*|}" row
   local dir="$ROOT/rtl/probes" srcs="$mod.sv"
-  if [[ -n "${4:-}" ]]; then dir="$ROOT/rtl"; srcs="$4"; fi
+  if [[ "$2" == *"|"*"|"* ]]; then dir="$ROOT/rtl"; srcs="${2#*|}"; srcs="${srcs%|*}"; fi
   if ! row="$(yosys_row "$dir" "$srcs" "$mod" "$params" "$TMP/$n.log" "$TMP/$n")"; then
     echo "$mod $params: FAILED" >"$TMP/$n.fail"
     cp "$TMP/$n.log" "$OUT.$mod.$n.log" 2>/dev/null || true
@@ -105,23 +106,8 @@ run_one() {
 
 mkdir -p "$(dirname "$OUT")"
 echo "[cost_synth] ${#RUNS[@]} probe runs, $JOBS at a time, $YVER"
-i=0
-for r in "${RUNS[@]}"; do
-  IFS='|' read -r mod params <<<"$r"
-  i=$((i + 1))
-  echo "[cost_synth] ($i/${#RUNS[@]}) $mod $params"
-  run_one "$i" "$mod" "$params" &
-  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
-done
-wait
-fails=0
-{
-  echo "module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds"
-  for ((k = 1; k <= ${#RUNS[@]}; k++)); do
-    if [[ -f "$TMP/$k.row" ]]; then cat "$TMP/$k.row"; fi
-    if [[ -f "$TMP/$k.fail" ]]; then cat "$TMP/$k.fail" >&2; fails=$((fails + 1)); fi
-  done
-} >"$TMP/out.csv"
+yosys_rows cost_synth
+fails=$FAILS
 if ((UNITS)); then
   echo "[cost_synth] unit modules: scripts/synth.sh"
   bash "$ROOT/scripts/synth.sh" --out "$TMP/units.csv" --jobs "$JOBS" || fails=$((fails + 1))
@@ -133,7 +119,7 @@ if ((UNITS)); then
     srcs="$(unit_sources "$mod")" || { fails=$((fails + 1)); continue; }
     k=$((k + 1))
     echo "[cost_synth] validation: $mod $params"
-    run_one "$k" "$mod" "$params" "$srcs"
+    run_one "$k" "$mod|$srcs|$params"
     if [[ -f "$TMP/$k.row" ]]; then cat "$TMP/$k.row" >>"$TMP/out.csv"; fi
     if [[ -f "$TMP/$k.fail" ]]; then cat "$TMP/$k.fail" >&2; fails=$((fails + 1)); fi
   done

@@ -130,9 +130,10 @@ trap 'rm -rf "$TMP"' EXIT
 # shellcheck source=scripts/yosys_row.sh
 source "$ROOT/scripts/yosys_row.sh"  # yosys_row: the recipe and the CSV row (shared with cost_synth.sh)
 
-# One run: writes $TMP/<n>.row (a CSV row) or $TMP/<n>.fail.
+# One run of RUNS ("module|sources|params"): writes $TMP/<n>.row (a CSV row) or $TMP/<n>.fail.
 run_one() {
-  local n="$1" mod="$2" srcs="$3" params="$4" row
+  local n="$1" mod srcs params row
+  IFS='|' read -r mod srcs params <<<"$2"
   local log="$LOGDIR/${mod}_${params//[;=]/_}.log"
   if ! row="$(yosys_row "$ROOT/rtl" "$srcs" "$mod" "$params" "$log" "$TMP/$n")"; then
     echo "$mod $params: FAILED (log: $log)" >"$TMP/$n.fail"
@@ -143,31 +144,12 @@ run_one() {
 }
 
 echo "[synth] ${#RUNS[@]} runs, $JOBS at a time, $YVER"
-i=0
-for r in "${RUNS[@]}"; do
-  IFS='|' read -r mod srcs params <<<"$r"
-  i=$((i + 1))
-  echo "[synth] ($i/${#RUNS[@]}) $mod $params"
-  run_one "$i" "$mod" "$srcs" "$params" &
-  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
-done
-wait
-
-fails=0
-{
-  echo "module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds"
-  for ((k = 1; k <= ${#RUNS[@]}; k++)); do
-    if [[ -f "$TMP/$k.row" ]]; then cat "$TMP/$k.row"; fi
-  done
-} >"$TMP/out.csv"
-for ((k = 1; k <= ${#RUNS[@]}; k++)); do
-  if [[ -f "$TMP/$k.fail" ]]; then cat "$TMP/$k.fail" >&2; fails=$((fails + 1)); fi
-done
+yosys_rows synth
 mkdir -p "$OUTDIR"
 mv "$TMP/out.csv" "$OUT"
 if command -v column >/dev/null; then column -s, -t <"$OUT"; else cat "$OUT"; fi | sed 's/^/[synth]   /'
 echo "[synth] wrote $OUT ($(( $(wc -l <"$OUT") - 1 )) rows)"
-if ((fails)); then
-  echo "[synth] $fails run(s) failed" >&2
+if ((FAILS)); then
+  echo "[synth] $FAILS run(s) failed" >&2
   exit 1
 fi

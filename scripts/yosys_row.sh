@@ -31,3 +31,28 @@ yosys_row() {
   printf '%s,%s,%s,%s,%s,%s,%s,%.1f\n' "$mod" "$params" "$cells" "$tr" "$ffs" "$excl" "$YVER" \
     "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')"
 }
+
+# yosys_rows TAG: calls `run_one K ENTRY` (the caller's: writes $TMP/K.row or $TMP/K.fail) for
+# every ENTRY of the caller's RUNS array ("module|...|parameters", K = 1, 2, ...), $JOBS at a time,
+# then writes $TMP/out.csv (the header and the rows in RUNS order), prints each failure to stderr
+# and sets FAILS to their count.
+yosys_rows() {
+  local tag="$1" i=0 k r
+  for r in "${RUNS[@]}"; do
+    i=$((i + 1))
+    echo "[$tag] ($i/${#RUNS[@]}) ${r%%|*} ${r##*|}"
+    run_one "$i" "$r" &
+    while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+  done
+  wait
+  FAILS=0
+  {
+    echo "module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds"
+    for ((k = 1; k <= ${#RUNS[@]}; k++)); do
+      if [[ -f "$TMP/$k.row" ]]; then cat "$TMP/$k.row"; fi
+    done
+  } >"$TMP/out.csv"
+  for ((k = 1; k <= ${#RUNS[@]}; k++)); do
+    if [[ -f "$TMP/$k.fail" ]]; then cat "$TMP/$k.fail" >&2; FAILS=$((FAILS + 1)); fi
+  done
+}

@@ -26,6 +26,25 @@ const CostTables& T() {
 FitResult fit() {
   return fit_area(read_synth_csv(T().synth_csv), T().area.at("transistors_per_ge"), T().area.at("ff_ge"));
 }
+std::vector<int> steps(int from, int to, int step) {
+  std::vector<int> v;
+  for (int x = from; x <= to; x += step) v.push_back(x);
+  return v;
+}
+// area(x) over xs, in order, must grow: strictly, or (strict = false) never shrink.
+template <class F>
+void expect_growing(const char* what, const std::vector<int>& xs, F area, bool strict = true) {
+  double prev = 0;
+  for (int x : xs) {
+    const double g = area(x);
+    if (strict) {
+      EXPECT_GT(g, prev) << what << " " << x;
+    } else {
+      EXPECT_GE(g, prev) << what << " " << x;
+    }
+    prev = g;
+  }
+}
 }  // namespace
 
 // The stated bounds (docs/cost.md): every probe row within 7 % of Yosys, except the normaliser
@@ -105,37 +124,25 @@ TEST(CostArea, EveryComponentGrowsWithEveryWidth) {
 
 TEST(CostArea, WiderUnitsCostMore) {
   const AreaCoeffs& c = T().coeffs;
-  double prev = 0;
-  for (int w = 16; w <= 112; w += 8) {  // BF16 alignment window
+  expect_growing("bf16 W", steps(16, 112, 8), [&](int w) {  // BF16 alignment window
     UnitSpec s = default_unit_spec(fmt::Format::bf16, 3);
     s.align_width = w;
-    const double g = inventory_ge(c, dot_inventory(s));
-    EXPECT_GT(g, prev) << "bf16 W=" << w;
-    prev = g;
-  }
-  prev = 0;
-  for (int lanes : {16, 32, 64}) {
+    return inventory_ge(c, dot_inventory(s));
+  });
+  expect_growing("hif8 lanes", {16, 32, 64}, [&](int lanes) {
     UnitSpec s = default_unit_spec(fmt::Format::hif8, 3);
     s.lanes = lanes;
-    const double g = inventory_ge(c, dot_inventory(s));
-    EXPECT_GT(g, prev) << "hif8 lanes " << lanes;
-    prev = g;
-  }
-  prev = 0;
-  for (int st = 0; st <= 5; ++st) {  // more register ranks, more area
-    const double g = inventory_ge(c, dot_inventory(default_unit_spec(fmt::Format::hif4, st)));
-    EXPECT_GE(g, prev) << "stages " << st;
-    prev = g;
-  }
-  prev = 0;
-  for (int mb = 1; mb <= 23; ++mb) {
+    return inventory_ge(c, dot_inventory(s));
+  });
+  expect_growing(  // more register ranks, more area (never less)
+      "stages", steps(0, 5, 1), [&](int st) { return inventory_ge(c, dot_inventory(default_unit_spec(fmt::Format::hif4, st))); },
+      false);
+  expect_growing("acc mantissa", steps(1, 23, 1), [&](int mb) {
     UnitSpec s = default_unit_spec(fmt::Format::hif4, 3);
     s.acc.kind = dp::AccSpec::fp32_reduced;
     s.acc.mant_bits = mb;
-    const double g = inventory_ge(c, acc_inventory(s));
-    EXPECT_GT(g, prev) << "acc mantissa " << mb;
-    prev = g;
-  }
+    return inventory_ge(c, acc_inventory(s));
+  });
 }
 
 // The stated bound for whole units: the combinational inventory (sum of fitted components, no

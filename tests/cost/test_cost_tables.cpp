@@ -53,34 +53,22 @@ TEST(CostTables, EveryMissingEntryFailsNamingFileAndField) {
 }
 
 TEST(CostTables, UnknownNegativeUnsourcedAndMalformedEntriesFail) {
-  {
-    const std::string d = scratch_tables();
-    write_text(d + "/energy-45nm.yaml", read_text(d + "/energy-45nm.yaml") + "e_bogus: {value: 1, unit: fJ, source: x}\n");
-    EXPECT_NE(load_error(d).find("energy-45nm.yaml: e_bogus: unknown entry"), std::string::npos) << load_error(d);
-  }
-  {
-    const std::string d = scratch_tables();
-    std::string t = drop_line(read_text(d + "/energy-45nm.yaml"), "e_mul:");
-    write_text(d + "/energy-45nm.yaml", t + "e_mul: {value: -0.5, unit: fJ, source: x}\n");
-    EXPECT_NE(load_error(d).find("e_mul.value: must not be negative"), std::string::npos) << load_error(d);
-  }
-  {
-    const std::string d = scratch_tables();
-    std::string t = drop_line(read_text(d + "/area.yaml"), "add_w:");
-    write_text(d + "/area.yaml", t + "add_w: {value: 13, unit: GE/bit}\n");
-    EXPECT_NE(load_error(d).find("area.yaml: add_w.source: missing"), std::string::npos) << load_error(d);
-  }
-  {
-    const std::string d = scratch_tables();
-    std::string t = drop_line(read_text(d + "/area.yaml"), "add_w:");
-    write_text(d + "/area.yaml", t + "add_w: {value: lots, unit: GE/bit, source: x}\n");
-    EXPECT_NE(load_error(d).find("add_w.value: 'lots' is not a finite number"), std::string::npos) << load_error(d);
-  }
-  {
-    const std::string d = scratch_tables();
-    std::string t = drop_line(read_text(d + "/energy-45nm.yaml"), "unmeasured_activity:");
-    write_text(d + "/energy-45nm.yaml", t + "unmeasured_activity: {value: 1.5, unit: fraction, source: x}\n");
-    EXPECT_NE(load_error(d).find("unmeasured_activity: is a toggle fraction"), std::string::npos) << load_error(d);
+  // file, the entry line dropped ("" = none), the line appended, a part of the error it must give
+  const struct {
+    const char *file, *drop, *line, *want;
+  } cases[] = {
+      {"energy-45nm.yaml", "", "e_bogus: {value: 1, unit: fJ, source: x}", "energy-45nm.yaml: e_bogus: unknown entry"},
+      {"energy-45nm.yaml", "e_mul:", "e_mul: {value: -0.5, unit: fJ, source: x}", "e_mul.value: must not be negative"},
+      {"area.yaml", "add_w:", "add_w: {value: 13, unit: GE/bit}", "area.yaml: add_w.source: missing"},
+      {"area.yaml", "add_w:", "add_w: {value: lots, unit: GE/bit, source: x}", "add_w.value: 'lots' is not a finite number"},
+      {"energy-45nm.yaml", "unmeasured_activity:", "unmeasured_activity: {value: 1.5, unit: fraction, source: x}",
+       "unmeasured_activity: is a toggle fraction"},
+  };
+  for (const auto& c : cases) {
+    const std::string d = scratch_tables(), f = d + "/" + c.file;
+    const std::string t = read_text(f);
+    write_text(f, (*c.drop ? drop_line(t, c.drop) : t) + c.line + "\n");
+    EXPECT_NE(load_error(d).find(c.want), std::string::npos) << load_error(d);
   }
   {
     const std::string d = scratch_tables();

@@ -10,6 +10,7 @@
 #include "datapath/residual.hpp"
 #include "formats/bits.hpp"
 #include "util/rng.hpp"
+#include "common/llm_like.hpp"
 #include "common/test_env.hpp"
 
 using namespace hifsim;
@@ -22,21 +23,12 @@ std::vector<float> outlier_activations(size_t rows, size_t cols, uint64_t seed) 
   SplitMix64 r(seed);
   std::vector<float> x(rows * cols);
   for (size_t i = 0; i < x.size(); ++i) {
-    const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
-    x[i] = static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+    x[i] = test::normal_draw(r);
     if (i % cols % 29 == 7) x[i] *= 60.0f;
   }
   return x;
 }
-std::vector<float> gaussian(size_t n, uint64_t seed) {
-  SplitMix64 r(seed);
-  std::vector<float> x(n);
-  for (auto& v : x) {
-    const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
-    v = static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-  }
-  return x;
-}
+using test::gaussian;
 }  // namespace
 
 TEST(Residual, TwoFourSelectionKeepsTheLargestWithLowerIndexOnTies) {

@@ -35,6 +35,24 @@ fmt::Hif4Unit random_hif4(SplitMix64& r, bool allow_nan) {
   return u;
 }
 
+// 64 random FP4 E2M1 element codes (all 16, NaN-free) for each operand of an NVFP4/MXFP4 unit,
+// drawn in pairs (a[k] then b[k]) so that a seed always gives the same vectors.
+void random_e2m1_pairs(SplitMix64& rng, uint8_t* ca, uint8_t* cb) {
+  for (int k = 0; k < 64; ++k) {
+    ca[k] = static_cast<uint8_t>(rng.below(16));
+    cb[k] = static_cast<uint8_t>(rng.below(16));
+  }
+}
+
+// Exact dot of the FP4 E2M1 elements k = from .. from + n - 1 of two operands (one scale block).
+ref::Dy e2m1_block_dot(const uint8_t* ca, const uint8_t* cb, int from, int n) {
+  ref::Dy s;
+  for (int k = from; k < from + n; ++k)
+    s = ref::add(s, ref::mul(ref::from_float(fmt::minifloat_decode(fmt::kE2M1, ca[k])),
+                             ref::from_float(fmt::minifloat_decode(fmt::kE2M1, cb[k]))));
+  return s;
+}
+
 // Exact dot of two decoded HiF4 units (every decoded value is exact in FP32).
 ref::Dy hif4_exact(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b) {
   float va[64], vb[64];
@@ -161,10 +179,7 @@ namespace {
 ref::Dy nvfp4_exact(const uint8_t* ca, const uint8_t* sa, const uint8_t* cb, const uint8_t* sb) {
   ref::Dy s;
   for (int j = 0; j < 4; ++j) {
-    ref::Dy sub;
-    for (int k = 16 * j; k < 16 * j + 16; ++k)
-      sub = ref::add(sub, ref::mul(ref::from_float(fmt::minifloat_decode(fmt::kE2M1, ca[k])),
-                                   ref::from_float(fmt::minifloat_decode(fmt::kE2M1, cb[k]))));
+    const ref::Dy sub = e2m1_block_dot(ca, cb, 16 * j, 16);
     const ref::Dy sc = ref::mul(ref::from_float(fmt::minifloat_decode(fmt::kE4M3, sa[j])),
                                 ref::from_float(fmt::minifloat_decode(fmt::kE4M3, sb[j])));
     s = ref::add(s, ref::mul(sub, sc));
@@ -178,10 +193,7 @@ TEST(Nvfp4Dot64, RandomVectorsMatchExactReference) {
   int rounded = 0, nans = 0;
   for (int i = 0; i < kRandomVectors; ++i) {
     uint8_t ca[64], cb[64], sa[4], sb[4];
-    for (int k = 0; k < 64; ++k) {
-      ca[k] = static_cast<uint8_t>(rng.below(16));
-      cb[k] = static_cast<uint8_t>(rng.below(16));
-    }
+    random_e2m1_pairs(rng, ca, cb);
     for (int j = 0; j < 4; ++j) {
       // Mostly positive finite scales; occasionally NaN or negative codes.
       const uint64_t c = rng.below(1000);
@@ -274,10 +286,7 @@ TEST(Mxfp4Dot64, RandomVectorsMatchExactReference) {
   int subnormal = 0, inf = 0, rounded = 0;
   for (int i = 0; i < kRandomVectors; ++i) {
     uint8_t ca[64], cb[64], sa[2], sb[2];
-    for (int k = 0; k < 64; ++k) {
-      ca[k] = static_cast<uint8_t>(rng.below(16));
-      cb[k] = static_cast<uint8_t>(rng.below(16));
-    }
+    random_e2m1_pairs(rng, ca, cb);
     for (int j = 0; j < 2; ++j) {
       sa[j] = static_cast<uint8_t>(rng.below(255));
       sb[j] = static_cast<uint8_t>(rng.below(255));
@@ -289,10 +298,7 @@ TEST(Mxfp4Dot64, RandomVectorsMatchExactReference) {
     const DotResult r = Mxfp4Dot64::compute(ca, sa, cb, sb);
     ref::Dy ex;
     for (int j = 0; j < 2; ++j) {
-      ref::Dy blk;
-      for (int k = 32 * j; k < 32 * j + 32; ++k)
-        blk = ref::add(blk, ref::mul(ref::from_float(fmt::minifloat_decode(fmt::kE2M1, ca[k])),
-                                     ref::from_float(fmt::minifloat_decode(fmt::kE2M1, cb[k]))));
+      const ref::Dy blk = e2m1_block_dot(ca, cb, 32 * j, 32);
       ex = ref::add(ex, ref::mul(blk, ref::mul(e8m0_dy(sa[j]), e8m0_dy(sb[j]))));
     }
     const float want = ref::round_p(ex);

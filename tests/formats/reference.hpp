@@ -97,28 +97,39 @@ struct Hif8Grid {
   std::vector<uint8_t> codes;  // positive code of each grid value
   uint32_t table[256];         // FP32 bits of every code, as in the specification
 };
+// The rows of the specification's table as transcribed: code, class, FP32 bits of the value.
+struct Hif8SpecRow {
+  unsigned code;
+  std::string cls;
+  uint32_t bits;
+};
+inline std::vector<Hif8SpecRow> hif8_spec_rows() {
+  std::ifstream f(HIFSIM_TEST_DATA "/hif8_reference_table.csv");
+  if (!f) {
+    std::fprintf(stderr, "missing %s\n", HIFSIM_TEST_DATA "/hif8_reference_table.csv");
+    std::abort();
+  }
+  std::vector<Hif8SpecRow> rows;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("code", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string code, cls, b;
+    std::getline(ss, code, ',');
+    std::getline(ss, cls, ',');
+    std::getline(ss, b, ',');
+    rows.push_back({static_cast<unsigned>(std::stoul(code, nullptr, 16)), cls, static_cast<uint32_t>(std::stoul(b, nullptr, 16))});
+  }
+  return rows;
+}
 inline const Hif8Grid& hif8_grid() {
   static const Hif8Grid g = [] {
     Hif8Grid h{};
-    std::ifstream f(HIFSIM_TEST_DATA "/hif8_reference_table.csv");
-    if (!f) {
-      std::fprintf(stderr, "missing %s\n", HIFSIM_TEST_DATA "/hif8_reference_table.csv");
-      std::abort();
-    }
-    std::string line;
     std::vector<std::pair<double, uint8_t>> v;
-    while (std::getline(f, line)) {
-      if (line.empty() || line[0] == '#' || line.rfind("code", 0) == 0) continue;
-      std::stringstream ss(line);
-      std::string code, cls, b;
-      std::getline(ss, code, ',');
-      std::getline(ss, cls, ',');
-      std::getline(ss, b, ',');
-      const unsigned c = std::stoul(code, nullptr, 16);
-      const uint32_t fb = static_cast<uint32_t>(std::stoul(b, nullptr, 16));
-      h.table[c] = fb;
-      const float val = from_bits(fb);
-      if (c < 0x80 && std::isfinite(val)) v.push_back({static_cast<double>(val), static_cast<uint8_t>(c)});
+    for (const Hif8SpecRow& r : hif8_spec_rows()) {
+      h.table[r.code] = r.bits;
+      const float val = from_bits(r.bits);
+      if (r.code < 0x80 && std::isfinite(val)) v.push_back({static_cast<double>(val), static_cast<uint8_t>(r.code)});
     }
     std::sort(v.begin(), v.end());
     for (auto& p : v) {

@@ -66,6 +66,21 @@ ref::Mode rmode(Rounding r) {
   }
 }
 
+// How many patterns b of pats get a code got(b) other than the reference's want(b); the first 10
+// are reported in full. With finite_only, non-finite inputs are skipped (the codec rejects them).
+template <class Got, class Want>
+int mismatches(const std::string& what, const std::vector<uint32_t>& pats, Got got, Want want, bool finite_only = false) {
+  int failures = 0;
+  for (uint32_t b : pats) {
+    const float x = bits_f32(b);
+    if (finite_only && !std::isfinite(x)) continue;
+    const unsigned g = got(b), w = want(b);
+    if (g != w && failures++ < 10)
+      ADD_FAILURE() << what << " 0x" << std::hex << b << " (" << x << ") got 0x" << g << " want 0x" << w;
+  }
+  return failures;
+}
+
 void check_minifloat(const MiniFloatSpec& spec, const ref::Mini& rs, Rounding r, bool sat) {
   const ref::MiniGrid g = ref::mini_grid(rs);
   const auto pats = stimulus(values_and_midpoints(g.grid, g.virt), ref::scaled(1'000'000), ref::test_seed() + spec.ebits);
@@ -147,15 +162,10 @@ TEST(Bf16, RneAndTruncationAgainstReference) {
     for (uint32_t lo : {0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu, 0x0001u}) pats.push_back(hi | lo);
   }
   int failures = 0;
-  for (uint32_t b : pats) {
-    const float x = bits_f32(b);
-    for (bool tz : {false, true}) {
-      const uint16_t got = tz ? bf16_from_f32_rz(b) : bf16_from_f32_rne(b);
-      const uint16_t want = ref::bf16_encode(x, tz);
-      if (got != want && failures++ < 10)
-        ADD_FAILURE() << "bf16 " << (tz ? "rz" : "rne") << " 0x" << std::hex << b << " got 0x" << got << " want 0x" << want;
-    }
-  }
+  for (bool tz : {false, true})
+    failures += mismatches(
+        tz ? "bf16 rz" : "bf16 rne", pats, [&](uint32_t b) { return tz ? bf16_from_f32_rz(b) : bf16_from_f32_rne(b); },
+        [&](uint32_t b) { return ref::bf16_encode(bits_f32(b), tz); });
   EXPECT_EQ(failures, 0);
 }
 
@@ -164,14 +174,10 @@ TEST(Scales, E6M2AgainstReference) {
   for (int c = 0; c < 0xFF; ++c) pts.push_back(ref::e6m2_value(static_cast<uint8_t>(c)));
   pts = values_and_midpoints(pts, 57344.0);
   const auto pats = stimulus(pts, ref::scaled(1'000'000), ref::test_seed() + 40);
-  int failures = 0;
-  for (uint32_t b : pats) {
-    const float x = bits_f32(b);
-    const uint8_t got = e6m2_encode(x), want = ref::e6m2_encode(x);
-    if (got != want && failures++ < 10)
-      ADD_FAILURE() << "e6m2 0x" << std::hex << b << " (" << x << ") got 0x" << int(got) << " want 0x" << int(want);
-  }
-  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(mismatches(
+                "e6m2", pats, [](uint32_t b) { return e6m2_encode(bits_f32(b)); },
+                [](uint32_t b) { return ref::e6m2_encode(bits_f32(b)); }),
+            0);
   // The clamp below the NaN code: 1.75 * 2^15 and everything up to Inf give 0xFE.
   EXPECT_EQ(e6m2_encode(57344.0f), 0xFE);
   EXPECT_EQ(e6m2_encode(53248.0f), 0xFE);  // tie 1.5/1.75 * 2^15 -> even 1.5
@@ -186,14 +192,10 @@ TEST(Scales, E8M0AgainstReference) {
     pts.push_back(std::ldexp(1.5, k));
   }
   const auto pats = stimulus(pts, ref::scaled(1'000'000), ref::test_seed() + 50);
-  int failures = 0;
-  for (uint32_t b : pats) {
-    const float x = bits_f32(b);
-    const uint8_t got = e8m0_encode(x), want = ref::e8m0_encode(x);
-    if (got != want && failures++ < 10)
-      ADD_FAILURE() << "e8m0 0x" << std::hex << b << " (" << x << ") got 0x" << int(got) << " want 0x" << int(want);
-  }
-  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(mismatches(
+                "e8m0", pats, [](uint32_t b) { return e8m0_encode(bits_f32(b)); },
+                [](uint32_t b) { return ref::e8m0_encode(bits_f32(b)); }),
+            0);
 }
 
 TEST(Scales, S1P2AgainstReference) {
@@ -204,16 +206,10 @@ TEST(Scales, S1P2AgainstReference) {
   }
   const auto pats = stimulus(pts, ref::scaled(500'000), ref::test_seed() + 60);
   int failures = 0;
-  for (uint32_t b : pats) {
-    const float x = bits_f32(b);
-    if (!std::isfinite(x)) continue;  // rejected by encode (no NaN/Inf codes)
-    for (Rounding r : {Rounding::nearest_away, Rounding::nearest_even}) {
-      const uint8_t got = s1p2_encode(x, r), want = ref::s1p2_encode(x, rmode(r));
-      if (got != want && failures++ < 10)
-        ADD_FAILURE() << "s1p2 " << rounding_name(r) << " 0x" << std::hex << b << " got 0x" << int(got) << " want 0x"
-                      << int(want);
-    }
-  }
+  for (Rounding r : {Rounding::nearest_away, Rounding::nearest_even})  // non-finite: rejected (no NaN/Inf codes)
+    failures += mismatches(
+        std::string("s1p2 ") + rounding_name(r), pats, [&](uint32_t b) { return s1p2_encode(bits_f32(b), r); },
+        [&](uint32_t b) { return ref::s1p2_encode(bits_f32(b), rmode(r)); }, true);
   EXPECT_EQ(failures, 0);
 }
 

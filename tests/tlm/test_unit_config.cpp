@@ -60,6 +60,18 @@ std::string load_err(const std::string& yaml, const std::vector<std::string>& ov
   return error_of([&] { cfg::unit_config_from_string(yaml, "bad.yaml", ov); });
 }
 
+// A config text that must be refused, and a part of the message it must be refused with.
+struct Refused {
+  std::string yaml;
+  const char* want;
+};
+void expect_refused(const std::vector<Refused>& cases) {
+  for (const Refused& c : cases) {
+    const std::string e = load_err(c.yaml);
+    EXPECT_NE(e.find(c.want), std::string::npos) << "want: " << c.want << "\ngot: " << e;
+  }
+}
+
 }  // namespace
 
 TEST(UnitConfig, ShippedConfigsLoadAndHaveEqualPeak) {
@@ -176,83 +188,69 @@ TEST(UnitConfig, OverridesByDottedPath) {
 }
 
 TEST(UnitConfig, MissingRequiredField) {
-  const std::string e = load_err(with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: {bytes_per_cycle: 36}"));
-  EXPECT_NE(e.find("bad.yaml: memory.latency: missing (required field"), std::string::npos) << e;
-  const std::string e2 = load_err(with("name: tiny\n", ""));
-  EXPECT_NE(e2.find("bad.yaml: name: missing"), std::string::npos) << e2;
+  expect_refused({
+      {with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: {bytes_per_cycle: 36}"),
+       "bad.yaml: memory.latency: missing (required field"},
+      {with("name: tiny\n", ""), "bad.yaml: name: missing"},
+  });
 }
 
 TEST(UnitConfig, WrongType) {
-  std::string e = load_err(with("rows: 2,", "rows: two,"));
-  EXPECT_NE(e.find("bad.yaml: array.rows: expected an integer, got 'two' (line 4)"), std::string::npos) << e;
-  e = load_err(with("rows: 2,", "rows: \"2\","));
-  EXPECT_NE(e.find("bad.yaml: array.rows: expected an integer, got '2'"), std::string::npos) << e;
-  e = load_err(with("rows: 2,", "rows: 2.5,"));
-  EXPECT_NE(e.find("array.rows: expected an integer"), std::string::npos) << e;
-  e = load_err(with("a: {bytes: 8192}", "a: {bytes: 8192, double_buffer: yes}"));
-  EXPECT_NE(e.find("bad.yaml: buffers.a.double_buffer: expected true or false, got 'yes' (line 6)"), std::string::npos) << e;
-  e = load_err(with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: [36, 10]"));
-  EXPECT_NE(e.find("bad.yaml: memory: expected a mapping"), std::string::npos) << e;
-  e = load_err(with("rows: 2,", "rows: {x: 1},"));
-  EXPECT_NE(e.find("bad.yaml: array.rows: expected an integer, got a mapping"), std::string::npos) << e;
+  expect_refused({
+      {with("rows: 2,", "rows: two,"), "bad.yaml: array.rows: expected an integer, got 'two' (line 4)"},
+      {with("rows: 2,", "rows: \"2\","), "bad.yaml: array.rows: expected an integer, got '2'"},
+      {with("rows: 2,", "rows: 2.5,"), "array.rows: expected an integer"},
+      {with("a: {bytes: 8192}", "a: {bytes: 8192, double_buffer: yes}"),
+       "bad.yaml: buffers.a.double_buffer: expected true or false, got 'yes' (line 6)"},
+      {with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: [36, 10]"), "bad.yaml: memory: expected a mapping"},
+      {with("rows: 2,", "rows: {x: 1},"), "bad.yaml: array.rows: expected an integer, got a mapping"},
+  });
 }
 
 TEST(UnitConfig, OutOfRangeAndBadChoice) {
-  std::string e = load_err(with("rows: 2,", "rows: 0,"));
-  EXPECT_NE(e.find("bad.yaml: array.rows: must be in [1, 1024], got 0 (line 4)"), std::string::npos) << e;
-  e = load_err(with("latency: 10", "latency: -1"));
-  EXPECT_NE(e.find("bad.yaml: memory.latency: must be in [0, 1000000000], got -1"), std::string::npos) << e;
-  e = load_err(with("dataflow: os", "dataflow: is"));
-  EXPECT_NE(e.find("bad.yaml: array.dataflow: 'is' is not one of: os, ws"), std::string::npos) << e;
-  e = load_err(with("format: hif4", "format: int4"));
-  EXPECT_NE(e.find("bad.yaml: pe.format: 'int4' is not one of: hif8, hif4"), std::string::npos) << e;
-  e = load_err(with("pipeline_depth: 3}", "pipeline_depth: 3, accumulator: fp64}"));
-  EXPECT_NE(e.find("bad.yaml: pe.accumulator: 'fp64' is not fp32"), std::string::npos) << e;
+  expect_refused({
+      {with("rows: 2,", "rows: 0,"), "bad.yaml: array.rows: must be in [1, 1024], got 0 (line 4)"},
+      {with("latency: 10", "latency: -1"), "bad.yaml: memory.latency: must be in [0, 1000000000], got -1"},
+      {with("dataflow: os", "dataflow: is"), "bad.yaml: array.dataflow: 'is' is not one of: os, ws"},
+      {with("format: hif4", "format: int4"), "bad.yaml: pe.format: 'int4' is not one of: hif8, hif4"},
+      {with("pipeline_depth: 3}", "pipeline_depth: 3, accumulator: fp64}"), "bad.yaml: pe.accumulator: 'fp64' is not fp32"},
+  });
 }
 
 TEST(UnitConfig, UnknownFieldAndSection) {
-  std::string e = load_err(with("rows: 2,", "rowz: 2,"));
-  EXPECT_NE(e.find("bad.yaml: array.rowz: unknown field (line 4); did you mean 'array.rows'?"), std::string::npos) << e;
-  e = load_err(test::tiny_yaml() + "cache: {bytes: 5}\n");
-  EXPECT_NE(e.find("bad.yaml: cache: unknown field (line 11)"), std::string::npos) << e;
-  e = load_err(with("memory: {", "memory: {banks: 4, "));
-  EXPECT_NE(e.find("bad.yaml: memory.banks: unknown field"), std::string::npos) << e;
-  e = load_err(test::tiny_yaml() + "name: again\n");
-  EXPECT_NE(e.find("bad.yaml: name: given twice"), std::string::npos) << e;
+  expect_refused({
+      {with("rows: 2,", "rowz: 2,"), "bad.yaml: array.rowz: unknown field (line 4); did you mean 'array.rows'?"},
+      {test::tiny_yaml() + "cache: {bytes: 5}\n", "bad.yaml: cache: unknown field (line 11)"},
+      {with("memory: {", "memory: {banks: 4, "), "bad.yaml: memory.banks: unknown field"},
+      {test::tiny_yaml() + "name: again\n", "bad.yaml: name: given twice"},
+  });
 }
 
 TEST(UnitConfig, SchemaVersionAndSyntax) {
-  std::string e = load_err(with("schema: hifsim-unit/1", "schema: hifsim-unit/2"));
-  EXPECT_NE(e.find("bad.yaml: schema: unsupported schema 'hifsim-unit/2' (this hifsim reads hifsim-unit/1)"),
-            std::string::npos)
-      << e;
-  e = load_err(with("schema: hifsim-unit/1\n", ""));
-  EXPECT_NE(e.find("bad.yaml: schema: missing"), std::string::npos) << e;
-  e = load_err("schema: hifsim-unit/1\narray: {rows: 2\n");
-  EXPECT_NE(e.find("bad.yaml: yaml: syntax error at line"), std::string::npos) << e;
-  e = load_err("- just\n- a list\n");
-  EXPECT_NE(e.find("bad.yaml: the top level must be a mapping"), std::string::npos) << e;
+  expect_refused({
+      {with("schema: hifsim-unit/1", "schema: hifsim-unit/2"),
+       "bad.yaml: schema: unsupported schema 'hifsim-unit/2' (this hifsim reads hifsim-unit/1)"},
+      {with("schema: hifsim-unit/1\n", ""), "bad.yaml: schema: missing"},
+      {"schema: hifsim-unit/1\narray: {rows: 2\n", "bad.yaml: yaml: syntax error at line"},
+      {"- just\n- a list\n", "bad.yaml: the top level must be a mapping"},
+  });
 }
 
 TEST(UnitConfig, CrossFieldChecks) {
-  std::string e = load_err(with("pipeline_depth: 3}", "pipeline_depth: 3, hif8_lanes: 32}"));
-  EXPECT_NE(e.find("bad.yaml: pe.hif8_lanes: applies only to pe.format hif8"), std::string::npos) << e;
-  e = load_err(with("a: {bytes: 8192}", "a: {bytes: 100}"));
-  EXPECT_NE(e.find("bad.yaml: buffers.a.bytes: too small: a slot must hold at least array.rows x one dot-width block = 72 bytes (x2 slots) (line 6)"),
-            std::string::npos)
-      << e;
-  e = load_err(with("acc: {bytes: 4096}", "acc: {bytes: 16}"));
-  EXPECT_NE(e.find("bad.yaml: buffers.acc.bytes: too small"), std::string::npos) << e;
-  e = load_err(test::tiny_yaml() + "tiling: {k: 100}\n");
-  EXPECT_NE(e.find("bad.yaml: tiling.k: must be a multiple of the dot width 64 of hif4"), std::string::npos) << e;
-  e = load_err(test::tiny_yaml() + "residual: {enabled: true, mode: fused, path: dedicated}\n");
-  EXPECT_NE(e.find("bad.yaml: residual.path: dedicated needs residual.mode unfused"), std::string::npos) << e;
-  e = load_err(test::tiny_yaml() + "residual: {enabled: true, kind: dense, blocks_per_cycle: 2}\n");
-  EXPECT_NE(e.find("bad.yaml: residual.blocks_per_cycle: 2 needs residual.kind 2:4"), std::string::npos) << e;
-  e = load_err(with("drain_width: 2", "drain_width: 5"));
-  EXPECT_NE(e.find("bad.yaml: array.drain_width: must not exceed array.rows * array.cols = 4"), std::string::npos) << e;
-  e = load_err(test::tiny_yaml() + "quantizer: {enabled: true}\nresidual: {enabled: true, kind: top50}\n");
-  EXPECT_NE(e.find("bad.yaml: residual.kind: top50 needs whole-tensor channel norms"), std::string::npos) << e;
+  expect_refused({
+      {with("pipeline_depth: 3}", "pipeline_depth: 3, hif8_lanes: 32}"), "bad.yaml: pe.hif8_lanes: applies only to pe.format hif8"},
+      {with("a: {bytes: 8192}", "a: {bytes: 100}"),
+       "bad.yaml: buffers.a.bytes: too small: a slot must hold at least array.rows x one dot-width block = 72 bytes (x2 slots) (line 6)"},
+      {with("acc: {bytes: 4096}", "acc: {bytes: 16}"), "bad.yaml: buffers.acc.bytes: too small"},
+      {test::tiny_yaml() + "tiling: {k: 100}\n", "bad.yaml: tiling.k: must be a multiple of the dot width 64 of hif4"},
+      {test::tiny_yaml() + "residual: {enabled: true, mode: fused, path: dedicated}\n",
+       "bad.yaml: residual.path: dedicated needs residual.mode unfused"},
+      {test::tiny_yaml() + "residual: {enabled: true, kind: dense, blocks_per_cycle: 2}\n",
+       "bad.yaml: residual.blocks_per_cycle: 2 needs residual.kind 2:4"},
+      {with("drain_width: 2", "drain_width: 5"), "bad.yaml: array.drain_width: must not exceed array.rows * array.cols = 4"},
+      {test::tiny_yaml() + "quantizer: {enabled: true}\nresidual: {enabled: true, kind: top50}\n",
+       "bad.yaml: residual.kind: top50 needs whole-tensor channel norms"},
+  });
 }
 
 TEST(UnitConfig, ErrorsNameTheFileOnDisk) {

@@ -3,13 +3,8 @@
 # missing table entry failing with file + field, and the cost section of `hifsim run`.
 #   cli_cost.sh HIFSIM REPO_ROOT OUT_DIR
 set -euo pipefail
-H=$1
-ROOT=$2
-OUT=$3
-rm -rf "$OUT"
-mkdir -p "$OUT"
-A=$ROOT/traces/sample/activations.npy   # 64 x 1024 float32, committed
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=tests/common/cli_prelude.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/cli_prelude.sh"  # H ROOT OUT A fail
 
 # A GEMM on real values: every output and the fields the issue asks for.
 "$H" cost --config "$ROOT/configs/units/hif4-32x32.yaml" --gemm 64,64,1024 --a "$A" --b "$A" --out "$OUT/g" --quiet

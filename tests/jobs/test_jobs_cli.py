@@ -16,7 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "traces"))
-from _common import CAPTURE, SKIP_RETURN_CODE, stories260k_path  # noqa: E402
+from _common import SKIP_RETURN_CODE, capture_stories260k  # noqa: E402
 
 HIFSIM = os.environ.get("HIFSIM_BIN") or os.path.join(ROOT, "build", "bin", "hifsim")
 ARTIFACTS = os.environ.get("HIFSIM_ARTIFACTS") or os.path.join(ROOT, "build", "test-artifacts")
@@ -140,12 +140,7 @@ class CompareReport(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="hifsim-compare-")
-        cls.trace = os.path.join(cls.tmp, "stories260k")
-        os.makedirs(cls.trace)
-        shutil.copy(os.path.join(ROOT, "traces", "stories260k", "trace.yaml"), cls.trace)
-        r = subprocess.run([*CAPTURE, "--model",
-                            "llama2c:" + stories260k_path(), "--out", cls.trace], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
+        cls.trace = capture_stories260k(cls.tmp)
         cls.out = os.path.join(cls.tmp, "report")
         hifsim("compare", "--trace", cls.trace, "--formats", "hif4,nvfp4,bf16", "--out", cls.out, "--quiet")
 

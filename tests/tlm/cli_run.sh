@@ -4,13 +4,8 @@
 # bad configs fail with one clear line, shape-only traces run timing-only.
 #   cli_run.sh HIFSIM REPO_ROOT OUT_DIR
 set -euo pipefail
-H=$1
-ROOT=$2
-OUT=$3
-rm -rf "$OUT"
-mkdir -p "$OUT"
-A=$ROOT/traces/sample/activations.npy   # 64 x 1024 float32, committed
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=tests/common/cli_prelude.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/cli_prelude.sh"  # H ROOT OUT A fail
 
 for f in hif4 nvfp4 mxfp4 hif8 bf16; do
   cfg=$ROOT/configs/units/$f-32x32.yaml

@@ -1,5 +1,7 @@
 """Shared helpers of the tests/traces Python tests (paths, test data location)."""
 import os
+import shutil
+import subprocess
 import sys
 import unittest
 
@@ -37,6 +39,18 @@ def stories260k_path() -> str:
                          "stories260K.bin (default <repo>/../shared/data or /work/shared/data).\n")
         sys.exit(SKIP_RETURN_CODE)
     return path
+
+
+def capture_stories260k(tmp: str) -> str:
+    """Captures the tensors of the committed stories260k manifest into tmp/stories260k (the
+    manifest copied there) and returns that trace folder; skips the test without the checkpoint."""
+    trace = os.path.join(tmp, "stories260k")
+    os.makedirs(trace)
+    shutil.copy(os.path.join(ROOT, "traces", "stories260k", "trace.yaml"), trace)
+    r = subprocess.run([*CAPTURE, "--model", "llama2c:" + stories260k_path(), "--out", trace],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return trace
 
 
 def run_tests() -> None:

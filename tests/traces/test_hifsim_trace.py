@@ -16,7 +16,7 @@ import unittest
 
 import numpy as np
 
-from _common import CAPTURE, ROOT, run_tests, stories260k_path
+from _common import ROOT, capture_stories260k, run_tests
 
 HIFSIM = os.environ.get("HIFSIM_BIN") or os.path.join(ROOT, "build", "bin", "hifsim")
 
@@ -32,12 +32,7 @@ class HifsimTraceTest(unittest.TestCase):
         if not os.path.isfile(HIFSIM):
             raise unittest.SkipTest(f"{HIFSIM} not built")
         cls.tmp = tempfile.mkdtemp(prefix="hifsim-trace-test-")
-        cls.trace = os.path.join(cls.tmp, "stories260k")
-        os.makedirs(cls.trace)
-        shutil.copy(os.path.join(ROOT, "traces", "stories260k", "trace.yaml"), cls.trace)
-        r = subprocess.run([*CAPTURE, "--model",
-                            "llama2c:" + stories260k_path(), "--out", cls.trace], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
+        cls.trace = capture_stories260k(cls.tmp)
         cls.out = os.path.join(cls.tmp, "out")
         r = subprocess.run([HIFSIM, "trace", "--trace", cls.trace, "--out", cls.out, "--formats", "hif4,nvfp4,bf16",
                             "--residual", "none,dense", "--ops", "q_proj,down_proj,attn_pv", "--quiet"],

@@ -5,16 +5,10 @@
 #   HIFSIM_BENCH_BUILD  build directory (default build/)
 #   HIFSIM_JOBS         parallel build jobs (default: nproc)
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-BUILD="${HIFSIM_BENCH_BUILD:-build}"
-JOBS="${HIFSIM_JOBS:-$(nproc)}"
-PY="$ROOT/.venv/bin/python"
-OUT="$(mktemp -d)"
-trap 'rm -rf "$OUT"' EXIT
+# shellcheck source=scripts/bench_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench_env.sh"  # ROOT (cd there), BUILD, JOBS, PY, OUT, bench_build
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$BUILD" -j "$JOBS" --target bench_quantize
+bench_build bench_quantize
 echo "[bench] hifsim bench_quantize (Google Benchmark, median of 5)"
 "$BUILD/bin/bench_quantize" --benchmark_filter='BM_qdq' --benchmark_repetitions=5 \
   --benchmark_report_aggregates_only=true --benchmark_out="$OUT/hifsim.json" --benchmark_out_format=json >/dev/null

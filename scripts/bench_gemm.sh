@@ -11,19 +11,13 @@
 #   HIFSIM_BENCH_FILTER    Google Benchmark filter (default: every format and shape)
 #   HIFSIM_BENCH_NO_DOC=1  print the table only, leave docs/performance.md alone
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-BUILD="${HIFSIM_BENCH_BUILD:-build}"
-JOBS="${HIFSIM_JOBS:-$(nproc)}"
+# shellcheck source=scripts/bench_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench_env.sh"  # ROOT (cd there), BUILD, JOBS, PY, OUT, bench_build
 VARIANTS="${HIFSIM_BENCH_VARIANTS:-auto}"
 FILTER="${HIFSIM_BENCH_FILTER:-.}"
-PY="$ROOT/.venv/bin/python"
-OUT="$(mktemp -d)"
-trap 'rm -rf "$OUT"' EXIT
 NCPU="$(nproc)"
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$BUILD" -j "$JOBS" --target bench_gemm simd_peak
+bench_build bench_gemm simd_peak
 echo "[bench] CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $NCPU CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "[bench] numpy float32 matmul peer, 1 and $NCPU threads"
 OPENBLAS_NUM_THREADS=1 "$PY" scripts/bench_peer_numpy_gemm.py > "$OUT/peer1.jsonl"

@@ -6,13 +6,8 @@
 # report.md, plots/ and data/.
 # Extra arguments go to `hifsim compare` (see `build/bin/hifsim compare --help`).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-JOBS="${HIFSIM_JOBS:-$(nproc)}"
-step() { printf '\n==== %s ====\n' "$*"; }
-
-step "setup (installs only what is missing)"
-bash scripts/setup.sh
+# shellcheck source=scripts/fresh_clone.sh
+source "$(dirname "${BASH_SOURCE[0]}")/fresh_clone.sh"  # ROOT (cd there), JOBS, step(); runs scripts/setup.sh
 
 step "build (build/, Release: the hifsim program and its Python package)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

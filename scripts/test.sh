@@ -5,13 +5,8 @@
 # harness for a short smoke budget (build-fuzz/, scripts/fuzz.sh).
 # Long levels (labels `exhaustive`, `cosim-long`, `calibration-long`) are not run here: see docs/testing.md.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-JOBS="${HIFSIM_JOBS:-$(nproc)}"
-step() { printf '\n==== %s ====\n' "$*"; }
-
-step "setup (installs only what is missing)"
-bash scripts/setup.sh
+# shellcheck source=scripts/fresh_clone.sh
+source "$(dirname "${BASH_SOURCE[0]}")/fresh_clone.sh"  # ROOT (cd there), JOBS, step(); runs scripts/setup.sh
 
 step "configure + build (build/, Release)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

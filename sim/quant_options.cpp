@@ -7,6 +7,15 @@ namespace hifsim::cli {
 
 namespace {
 // The options quantize and encode share: rounding, saturation, seed, hybrid rule, threads.
+// A two-way option: the value named a or b, else the error "'V' is not a or b".
+template <class T>
+T one_of_two(const ArgParser& p, const std::string& name, const char* a, T va, const char* b, T vb) {
+  const std::string v = p.get(name);
+  if (v == a) return va;
+  if (v == b) return vb;
+  throw Error("command line", "--" + name, "'" + v + "' is not " + a + " or " + b);
+}
+
 void read_common(const ArgParser& p, fmt::QuantOptions& o) {
   if (p.has("rounding")) {
     auto r = fmt::parse_rounding(p.get("rounding"));
@@ -15,14 +24,9 @@ void read_common(const ArgParser& p, fmt::QuantOptions& o) {
   }
   o.saturate = p.is_set("saturate");
   o.seed = p.get_u64("seed");
-  const std::string hc = p.get("hybrid-compare");
-  if (hc == "ge") o.hybrid_strict = false;
-  else if (hc == "gt") o.hybrid_strict = true;
-  else throw Error("command line", "--hybrid-compare", "'" + hc + "' is not ge or gt");
-  const std::string ht = p.get("hybrid-threshold");
-  if (ht == "input") o.hybrid_threshold = fmt::HybridThreshold::input;
-  else if (ht == "seeded") o.hybrid_threshold = fmt::HybridThreshold::seeded;
-  else throw Error("command line", "--hybrid-threshold", "'" + ht + "' is not input or seeded");
+  o.hybrid_strict = one_of_two(p, "hybrid-compare", "ge", false, "gt", true);
+  o.hybrid_threshold =
+      one_of_two(p, "hybrid-threshold", "input", fmt::HybridThreshold::input, "seeded", fmt::HybridThreshold::seeded);
   o.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
 }
 }  // namespace
@@ -59,22 +63,10 @@ fmt::QuantOptions read_code_options(const ArgParser& p, fmt::Format f) {
 fmt::QuantOptions read_quant_options(const ArgParser& p) {
   fmt::QuantOptions o;
   read_common(p, o);
-  const std::string rec = p.get("nvfp4-recipe");
-  if (rec == "te") o.nvfp4_recipe = fmt::NvfpRecipe::te;
-  else if (rec == "torchao") o.nvfp4_recipe = fmt::NvfpRecipe::torchao;
-  else throw Error("command line", "--nvfp4-recipe", "'" + rec + "' is not te or torchao");
-  const std::string cmp = p.get("hif4-compare");
-  if (cmp == "exact") o.hif4_compare = fmt::Hif4Compare::exact;
-  else if (cmp == "bf16") o.hif4_compare = fmt::Hif4Compare::bf16_rounded;
-  else throw Error("command line", "--hif4-compare", "'" + cmp + "' is not exact or bf16");
-  const std::string inf = p.get("hif4-inf");
-  if (inf == "saturate") o.hif4_inf_to_nan = false;
-  else if (inf == "nan") o.hif4_inf_to_nan = true;
-  else throw Error("command line", "--hif4-inf", "'" + inf + "' is not saturate or nan");
-  const std::string mx = p.get("mx-scale");
-  if (mx == "floor") o.mx_scale_rule = fmt::MxScaleRule::floor;
-  else if (mx == "ceil") o.mx_scale_rule = fmt::MxScaleRule::ceil;
-  else throw Error("command line", "--mx-scale", "'" + mx + "' is not floor or ceil");
+  o.nvfp4_recipe = one_of_two(p, "nvfp4-recipe", "te", fmt::NvfpRecipe::te, "torchao", fmt::NvfpRecipe::torchao);
+  o.hif4_compare = one_of_two(p, "hif4-compare", "exact", fmt::Hif4Compare::exact, "bf16", fmt::Hif4Compare::bf16_rounded);
+  o.hif4_inf_to_nan = one_of_two(p, "hif4-inf", "saturate", false, "nan", true);
+  o.mx_scale_rule = one_of_two(p, "mx-scale", "floor", fmt::MxScaleRule::floor, "ceil", fmt::MxScaleRule::ceil);
   return o;
 }
 

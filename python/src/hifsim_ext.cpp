@@ -13,6 +13,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,10 +69,11 @@ fmt::Format code_format(const std::string& name) {
   return *f;
 }
 
-// The command's own option parser, fed with the keyword arguments as "--name value" words.
-cli::ArgParser quant_parser(const std::vector<std::string>& words) {
+// The commands' own option sets (cli::add_*_options), fed with the keyword arguments as
+// "--name value" words.
+cli::ArgParser parsed_options(const std::vector<std::string>& words, std::initializer_list<void (*)(cli::ArgParser&)> sets) {
   cli::ArgParser p("python", "");
-  cli::add_quant_options(p);
+  for (auto add : sets) add(p);
   p.parse(words);
   return p;
 }
@@ -79,10 +81,7 @@ cli::ArgParser quant_parser(const std::vector<std::string>& words) {
 // quantize_dequantize, optionally with the Rollout-ResQ residual (the corrected activation).
 nb::ndarray<nb::numpy, float> qdq(In2<float> x, const std::string& format, const std::vector<std::string>& words) {
   const fmt::Format f = tensor_format(format);
-  cli::ArgParser p("python", "");
-  cli::add_quant_options(p);
-  cli::add_residual_options(p);
-  p.parse(words);
+  const cli::ArgParser p = parsed_options(words, {cli::add_quant_options, cli::add_residual_options});
   dp::GemmSpec spec;
   spec.format = f;
   spec.quant = cli::read_quant_options(p);
@@ -104,7 +103,7 @@ nb::ndarray<nb::numpy, float> qdq(In2<float> x, const std::string& format, const
 // quantize: the packed container of `hifsim quantize --codes` (bytes) plus the unpacked fields.
 nb::dict quantize(In2<float> x, const std::string& format, const std::vector<std::string>& words) {
   const fmt::Format f = tensor_format(format);
-  const fmt::QuantOptions o = cli::read_quant_options(quant_parser(words));
+  const fmt::QuantOptions o = cli::read_quant_options(parsed_options(words, {cli::add_quant_options}));
   fmt::validate_options(f, o);
   const size_t rows = x.shape(0), cols = x.shape(1);
   fmt::QTensor q;
@@ -147,10 +146,7 @@ nb::ndarray<nb::numpy, float> dequantize_packed(nb::bytes packed) {
 
 nb::object encode(In1<float> x, const std::string& format, const std::vector<std::string>& words) {
   const fmt::Format f = code_format(format);
-  cli::ArgParser p("python", "");
-  cli::add_code_options(p);
-  p.parse(words);
-  const fmt::QuantOptions o = cli::read_code_options(p, f);
+  const fmt::QuantOptions o = cli::read_code_options(parsed_options(words, {cli::add_code_options}), f);
   const size_t n = x.shape(0);
   std::vector<uint16_t> codes(n);
   {
@@ -219,10 +215,7 @@ std::tuple<nb::ndarray<nb::numpy, float>, std::string, size_t> gemm(In2<float> a
 nb::ndarray<nb::numpy, float> dot(In1<float> a, In1<float> b, const std::string& format,
                                   const std::vector<std::string>& words) {
   const fmt::Format f = tensor_format(format);
-  cli::ArgParser p("python", "");
-  cli::add_gemm_options(p);
-  p.parse(words);
-  const dp::GemmSpec spec = cli::read_gemm_options(p, f);
+  const dp::GemmSpec spec = cli::read_gemm_options(parsed_options(words, {cli::add_gemm_options}), f);
   const size_t K = a.shape(0);
   if (b.shape(0) != K)
     throw Error("argument b", "shape", "length " + std::to_string(b.shape(0)) + " differs from a's " + std::to_string(K));

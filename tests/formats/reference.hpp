@@ -1,10 +1,12 @@
 // Reference codecs for the format tests, written deliberately simply and independently of
 // model/formats/ (TestFloat's "slowfloat" idea): values are enumerated or computed as exact
 // doubles, rounding is "pick the nearest candidate" with an explicit tie rule, and nothing
-// here calls the code under test. Expected values in the tests come from here or from the
+// here calls the code under test (the one thing shared with model/formats/ is the FP32 bit cast
+// of formats/bits.hpp, a memcpy). Expected values in the tests come from here or from the
 // specification data files in data/, never from the codecs being tested.
 #pragma once
 #include "common/test_env.hpp"
+#include "formats/bits.hpp"
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -19,16 +21,8 @@
 
 namespace ref {
 
-inline uint32_t bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-inline float from_bits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+inline uint32_t bits(float f) { return hifsim::fmt::f32_bits(f); }
+inline float from_bits(uint32_t u) { return hifsim::fmt::bits_f32(u); }
 
 // ---- test seeds and scale: tests/common/test_env.hpp ----
 using hifsim::test::scaled;

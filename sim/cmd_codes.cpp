@@ -35,6 +35,15 @@ fmt::Format parse_code_format(const std::string& name) {
   return *f;
 }
 
+// The operands of both commands: --format (a code format), --in and --out (.npy files, described
+// by the command).
+void declare_code_io(cli::ArgParser& p, const std::string& in_meta, const std::string& in_help, const std::string& out_meta,
+                     const std::string& out_help) {
+  p.option("format", "F", "one of: " + fmt::encode_format_names(), std::nullopt, true);
+  p.option("in", in_meta, in_help, std::nullopt, true);
+  p.option("out", out_meta, out_help, std::nullopt, true);
+}
+
 // One code per value: uint16 for bf16, uint8 for every other format.
 void write_codes(const std::string& path, fmt::Format f, const std::vector<size_t>& shape, const std::vector<uint16_t>& codes) {
   if (fmt::format_info(f).code_bits == 16) {
@@ -49,9 +58,7 @@ int run_encode(const std::vector<std::string>& args, const std::vector<std::stri
   cli::ArgParser p("hifsim encode --format F --in X.npy --out C.npy [options]",
                    "Encode every value of a float32 array as a code of an element or scale format F.\n"
                    "The output has the same shape: uint8 codes (uint16 for bf16).");
-  p.option("format", "F", "one of: " + fmt::encode_format_names(), std::nullopt, true);
-  p.option("in", "X.npy", "input array (float32, C order)", std::nullopt, true);
-  p.option("out", "C.npy", "output codes (uint8; uint16 for bf16)", std::nullopt, true);
+  declare_code_io(p, "X.npy", "input array (float32, C order)", "C.npy", "output codes (uint8; uint16 for bf16)");
   cli::add_code_options(p);
   p.epilog(std::string(kFormatNotes) + "\nA manifest is written to <out>.manifest.json.");
   if (!p.parse(args)) return 0;
@@ -82,9 +89,8 @@ int run_decode(const std::vector<std::string>& args, const std::vector<std::stri
   cli::ArgParser p("hifsim decode --format F --in C.npy --out Y.npy",
                    "Decode an array of element or scale codes of format F (uint8; uint16 for bf16) to float32.\n"
                    "NaN codes decode to the canonical quiet NaN 0x7FC00000 (with the code's sign for fp8/bf16).");
-  p.option("format", "F", "one of: " + fmt::encode_format_names(), std::nullopt, true);
-  p.option("in", "C.npy", "input codes (uint8; uint16 for bf16; 4-bit formats: values 0..15)", std::nullopt, true);
-  p.option("out", "Y.npy", "output values (float32, same shape)", std::nullopt, true);
+  declare_code_io(p, "C.npy", "input codes (uint8; uint16 for bf16; 4-bit formats: values 0..15)", "Y.npy",
+                  "output values (float32, same shape)");
   p.epilog(kFormatNotes);
   if (!p.parse(args)) return 0;
   const fmt::Format f = parse_code_format(p.get("format"));

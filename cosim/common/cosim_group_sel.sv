@@ -1,4 +1,4 @@
-// cosim_group_sel: the handshake of a cosim top (cosim/<unit>/<unit>_cosim_top.sv) whose NI unit
+// cosim_group_sel: the handshake of the cosim top (cosim/common/cosim_top.sv), whose NI unit
 // instances form groups of PG consecutive instances. The instances of group `sel` get the
 // top's in_valid / out_ready and drive its in_ready / out_valid / out (the AND of their
 // handshakes: the instances of a group share STAGES and stay in lockstep; a divergence stalls or

@@ -12,9 +12,10 @@
 // (read_layout), opens the Session, makes the bench and runs every group through the driver
 // (StreamDriver for valid/ready units, StepDriver for fp32_acc), then prints the summary.
 //
-// What a unit's main.cpp supplies is a Ports struct, how the bench's words meet the model's ports:
-//   static constexpr const char* kUnit                        the bench (verif::make_bench)
-//   static std::vector<verif::Params> params(instances)       RTL parameters from the cfg words
+// What a unit's main.cpp supplies is its HarnessSpec (the bench's name, how its RTL parameters
+// are read from the cfg words, the vector counts) and its models. The valid/ready units share one
+// cosim top (cosim/common/cosim_top.sv) whose `in` / `out` ports hold the bench's words as they
+// are, so one BusPorts drives them all; a unit with other ports (fp32_acc) passes its own Ports:
 //   template <class M> static void set(M&, const uint32_t* w) drive one transaction's words
 //   template <class M> static void get(const M&, uint32_t* out, size_t words)   read the outputs
 //   template <class M> static void idle(M&, SplitMix64&)      junk on the data inputs (the unit
@@ -22,11 +23,13 @@
 //
 // Header-only: include it from a harness that links the Verilated --cc model library.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -65,10 +68,48 @@ struct HarnessOutput {
   int words = 0;              // output words per transaction
 };
 
+// An RTL parameter of the unit's instances, read from their cfg words (the cosim top writes them):
+// `width` bits at `lsb` of the instance's parameter word, or, with no bits ({"STAGES"}), the
+// instance's STAGES field.
+struct CfgParam {
+  const char* name;
+  int lsb = 0, width = 0;
+};
+
 struct HarnessSpec {
-  const char* module;
+  const char* module;                // the unit: its bench (verif::make_bench) and its executable
+  std::vector<CfgParam> params;      // its RTL parameters, in the bench's order
   uint64_t quick_count, long_count;  // vectors per group of the main and mutant models
   uint64_t sweep_count;              // vectors per group of the sweep model at the quick level
+};
+
+// The bench's parameter sets of the instances `inst`.
+inline std::vector<verif::Params> cfg_params(const std::vector<Instance>& inst, const std::vector<CfgParam>& params) {
+  std::vector<verif::Params> p;
+  for (const Instance& i : inst) {
+    verif::Params one;
+    for (const CfgParam& c : params)
+      one.emplace_back(c.name, c.width == 0 ? i.stages : static_cast<int>((i.params >> c.lsb) & ((1u << c.width) - 1)));
+    p.push_back(one);
+  }
+  return p;
+}
+
+// The ports of cosim/common/cosim_top.sv: word k of a transaction is in[32k +: 32], output word k
+// is out[32k +: 32].
+struct BusPorts {
+  template <class M>
+  static void set(M& m, const uint32_t* w) {
+    for (size_t k = 0; k < port_words(m.in); ++k) m.in[k] = w[k];
+  }
+  template <class M>
+  static void get(const M& m, uint32_t* out, size_t n) {
+    for (size_t k = 0; k < n; ++k) out[k] = port_word(m.out, k);
+  }
+  template <class M>
+  static void idle(M& m, SplitMix64& r) {
+    for (size_t k = 0; k < port_words(m.in); ++k) m.in[k] = r.next32();
+  }
 };
 
 // A model the harness does not have (no sweep or no mutant model built).
@@ -95,9 +136,9 @@ namespace hifsim::cosim {
 template <class Ports>
 class BenchHarness {
  public:
-  BenchHarness(Session& s, const std::vector<Instance>& inst, const std::string& npy)
-      : bench_(verif::make_bench(Ports::kUnit, Ports::params(inst), verif::BenchContext{&s.cov(), s.opt().only_source},
-                                 npy)) {}
+  BenchHarness(Session& s, const HarnessSpec& spec, const std::vector<Instance>& inst, const std::string& npy)
+      : bench_(verif::make_bench(spec.module, cfg_params(inst, spec.params),
+                                 verif::BenchContext{&s.cov(), s.opt().only_source}, npy)) {}
   verif::Bench& bench() { return *bench_; }
 
   // The group's outputs as the scoreboard names them; FP32 fields split into sign / exponent /
@@ -115,6 +156,21 @@ class BenchHarness {
       }
     }
     return out;
+  }
+
+  // With BusPorts the model's `in` and `out` must hold exactly the bench's words (a unit numbered
+  // wrongly in cosim/CMakeLists.txt would not).
+  template <class M>
+  void check_ports(const M& m) const {
+    if constexpr (std::is_same<Ports, BusPorts>::value) {
+      int bits = 0;
+      for (const verif::PortField& f : bench_->inputs()) bits = std::max(bits, f.lsb + f.width);
+      if (port_words(m.in) != static_cast<size_t>((bits + 31) / 32) ||
+          port_words(m.out) != static_cast<size_t>(bench_->out_words()))
+        throw std::runtime_error("the model's in / out ports are not the bench's words (cosim_top's UNIT?)");
+    } else {
+      (void)m;
+    }
   }
 
   template <class M>
@@ -166,6 +222,7 @@ bool run_group(Session& s, Harness& h, int group, int latency, const StreamKnobs
     VectorStream vs(s, b.corners(), [&b](SplitMix64& r) { return b.random(r); });
     const std::string wave_path = run_wave_path(s.opt(), group);
     Sim<Model> sim(wave_path);
+    h.check_ports(*sim.m);
     if (!wave_path.empty()) std::printf("waveform: %s\n", wave_path.c_str());
     drv.run(sim, vs);
   } catch (const std::exception& e) {
@@ -198,9 +255,10 @@ int run_model(const Options& o, const StreamKnobs& k, const HarnessSpec& spec) {
   try {
     verif::Coverage scratch;  // a bench only to learn its source names (--source is checked against them)
     const std::vector<std::string> sources =
-        verif::make_bench(Ports::kUnit, Ports::params(layout.inst), verif::BenchContext{&scratch, "corner"}, "")->sources();
+        verif::make_bench(spec.module, cfg_params(layout.inst, spec.params), verif::BenchContext{&scratch, "corner"},
+                          "")->sources();
     s.reset(new Session(o, sources, {}, 0));
-    h.reset(new BenchHarness<Ports>(*s, layout.inst, o.npy.empty() ? stim::default_npy() : o.npy));
+    h.reset(new BenchHarness<Ports>(*s, spec, layout.inst, o.npy.empty() ? stim::default_npy() : o.npy));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cosim_%s: %s\n", spec.module, e.what());
     return kExitUsage;
@@ -221,8 +279,8 @@ int run_model(const Options& o, const StreamKnobs& k, const HarnessSpec& spec) {
   return s->finish();
 }
 
-// The whole main() of a harness.
-template <class Ports, template <class> class Driver, class Main, class Sweep, class Mutant>
+// The whole main() of a harness: the unit's models (NoModel where it has none) and its Ports.
+template <template <class> class Driver, class Main, class Sweep, class Mutant = MutantModel, class Ports = BusPorts>
 int harness_main(int argc, char** argv, const HarnessSpec& spec) {
   StreamKnobs k;
   const bool stream = std::is_same<Driver<Main>, StreamDriver<Main>>::value;
@@ -244,13 +302,6 @@ int harness_main(int argc, char** argv, const HarnessSpec& spec) {
   }
   std::fprintf(stderr, "cosim_%s: no %s model is built for this unit (cosim/CMakeLists.txt)\n", spec.module, o.model.c_str());
   return kExitUsage;
-}
-
-// Ports::params of a unit whose only parameter is STAGES.
-inline std::vector<verif::Params> stages_params(const std::vector<Instance>& inst) {
-  std::vector<verif::Params> p;
-  for (const Instance& i : inst) p.push_back({{"STAGES", i.stages}});
-  return p;
 }
 
 }  // namespace hifsim::cosim

@@ -3,24 +3,13 @@
 // (model/verif/fp32_acc_bench.cpp: the stimulus, hifsim::dp::Accumulator and the coverage bins).
 #include "Vfp32_acc_main.h"
 #include "common/harness_main.hpp"
-#include "common/ports.hpp"
 
-using namespace hifsim::cosim;
 using hifsim::SplitMix64;
-using hifsim::verif::Params;
 
 namespace {
 
-// One clock step's words: ctl (bit 0 clear, 1 init, 2 add_valid), init_value, addend; cfg of an
-// instance: {ROUND_RZ[7], MANT_BITS[6:0]}.
+// One clock step's words: ctl (bit 0 clear, 1 init, 2 add_valid), init_value, addend.
 struct Ports {
-  static constexpr const char* kUnit = "fp32_acc";
-  static std::vector<Params> params(const std::vector<Instance>& inst) {
-    std::vector<Params> p;
-    for (const Instance& i : inst)
-      p.push_back({{"MANT_BITS", static_cast<int>(i.params & 0x7F)}, {"ROUND_RZ", static_cast<int>((i.params >> 7) & 1)}});
-    return p;
-  }
   template <class M>
   static void set(M& m, const uint32_t* w) {
     m.clear = w[0] & 1;
@@ -31,7 +20,7 @@ struct Ports {
   }
   template <class M>
   static void get(const M& m, uint32_t* out, size_t n) {
-    for (size_t i = 0; i < n; ++i) out[i] = port_word(m.acc, i);
+    for (size_t i = 0; i < n; ++i) out[i] = hifsim::cosim::port_word(m.acc, i);
   }
   template <class M>
   static void idle(M& m, SplitMix64& r) {
@@ -44,6 +33,8 @@ struct Ports {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return harness_main<Ports, StepDriver, Vfp32_acc_main, NoModel, MutantModel>(
-      argc, argv, {"fp32_acc", 30000, 1000000, 0});
+  // The parameter word of an instance: {ROUND_RZ[7], MANT_BITS[6:0]} (fp32_acc_cosim_top.sv).
+  return hifsim::cosim::harness_main<hifsim::cosim::StepDriver, Vfp32_acc_main, hifsim::cosim::NoModel,
+                                     hifsim::cosim::MutantModel, Ports>(
+      argc, argv, {"fp32_acc", {{"MANT_BITS", 0, 7}, {"ROUND_RZ", 7, 1}}, 30000, 1000000, 0});
 }

@@ -1,0 +1,226 @@
+// cosim_top: the Verilated models of every valid/ready unit (cosim/<unit>/main.cpp); not synthesised.
+// UNIT picks the unit (one of the modules below, rtl/<unit>.sv), SWEEP its instances:
+//   SWEEP = 0: the regression model: the deepest pipeline (every cut point) with the unit's
+//              representative parameter sets.
+//   SWEEP = 1: every other STAGES value and parameter set of scripts/synth.sh and of the lint
+//              checks (rtl/CMakeLists.txt), in groups run one after the other through `sel`
+//              (cosim_group_sel).
+// The instances form groups of PG (the instances of a group run in lockstep on one handshake, each
+// on its own part of `in`). The ports are the same for every unit: `in` holds a transaction's
+// 32-bit words as the unit's bench (model/verif/<unit>_bench.cpp) lists them (word k =
+// in[32k +: 32]), `out` the selected group's outputs (OW bits an instance, instance 0 lowest), so
+// one harness code drives every unit (cosim/common/harness_main.hpp).
+// cfg[32i +: 32] = {group, STAGES, P[23:0]} of instance i, P the unit's parameter word (P_OF
+// below): the harness reads the instances from the model, so this file is the only place they are
+// written down.
+module cosim_top #(
+  parameter int UNIT  = 0,   // the unit, numbered as below (cosim/CMakeLists.txt, HIFSIM_COSIM_TOP_UNITS)
+  parameter int SWEEP = 0
+) (
+  input  logic             clk,
+  input  logic             rst_n,
+  input  logic [3:0]       sel,
+  input  logic             in_valid,
+  output logic             in_ready,
+  input  logic [IW-1:0]    in,
+  output logic             out_valid,
+  input  logic             out_ready,
+  output logic [PG*OW-1:0] out,
+  output logic [NI*32-1:0] cfg
+);
+  localparam int HIF4_DOT64 = 0, NVFP4_DOT64 = 1, MXFP4_DOT64 = 2, MXFP8_DOT32 = 3, HIF8_DOT = 4,
+                 BF16_DOT64 = 5, SPARSE_RESIDUAL_ADD = 6, HIF4_QUANTIZER = 7;
+
+  // The bench's words of a transaction, in bits.
+  function automatic int in_bits();
+    case (UNIT)
+      HIF4_DOT64:          in_bits = 2 * 288;           // a, b: HiF4 units (layout (A))
+      NVFP4_DOT64:         in_bits = 2 * 256 + 2 * 32;  // a, b; sa, sb: 4 E4M3 scales each
+      MXFP4_DOT64:         in_bits = 2 * 256 + 32;      // a, b; {sb, sa}: 2 E8M0 scales each
+      MXFP8_DOT32:         in_bits = 4 * 256 + 32;      // E4M3 a, b, E5M2 a, b; {sb5, sa5, sb4, sa4}
+      HIF8_DOT:            in_bits = 2 * 512;           // a, b: 64 codes each
+      BF16_DOT64:          in_bits = 2 * 1024;          // a, b
+      SPARSE_RESIDUAL_ADD: in_bits = 224 + 288 + 64;    // r, w; acc_start (bit 0); init_value
+      HIF4_QUANTIZER:      in_bits = 1024;              // x
+      default:               in_bits = 32;
+    endcase
+  endfunction
+  // Output bits of an instance.
+  function automatic int out_bits();
+    case (UNIT)
+      SPARSE_RESIDUAL_ADD: out_bits = 96;    // {acc, out_acc, out_dot}
+      HIF4_QUANTIZER:      out_bits = 288;   // unit
+      default:               out_bits = 32;    // out
+    endcase
+  endfunction
+  // Instances per group.
+  function automatic int per_group();
+    case (UNIT)
+      MXFP8_DOT32:    per_group = 2;                        // E4M3, E5M2
+      HIF8_DOT:       per_group = (SWEEP != 0) ? 3 : 4;
+      HIF4_QUANTIZER: per_group = (SWEEP != 0) ? 1 : 2;
+      default:          per_group = 1;
+    endcase
+  endfunction
+  // Groups.
+  function automatic int groups();
+    if (SWEEP == 0) groups = 1;
+    else begin
+      case (UNIT)
+        HIF4_DOT64, NVFP4_DOT64, SPARSE_RESIDUAL_ADD: groups = 5;
+        MXFP8_DOT32:                                        groups = 3;
+        default:                                              groups = 4;
+      endcase
+    end
+  endfunction
+  // STAGES of group g.
+  function automatic int stages_of(int g);
+    if (SWEEP != 0) stages_of = (UNIT == HIF4_DOT64 && g >= 3) ? g + 1 : g;   // hif4: 0 1 2 4 5
+    else begin
+      case (UNIT)
+        HIF4_DOT64:          stages_of = 3;   // the default (the sweep has the others)
+        NVFP4_DOT64:         stages_of = 5;
+        MXFP8_DOT32:         stages_of = 3;
+        SPARSE_RESIDUAL_ADD: stages_of = 5;
+        default:               stages_of = 4;
+      endcase
+    end
+  endfunction
+  // P of instance i (cfg bits 23..0): the unit's parameters other than STAGES.
+  function automatic int p_of(int i);
+    p_of = 0;
+    case (UNIT)
+      // E5M2 (bit 0): the instances of a group are E4M3, E5M2.
+      MXFP8_DOT32: p_of = i % 2;
+      // {STICKY[15], N[14:8], W[7:0]}, W = 0: exact.
+      HIF8_DOT:
+        if (SWEEP == 0) begin
+          case (i)
+            0:       p_of = (0 << 15) | (64 << 8) | 0;    // the model's default: n64-exact
+            1:       p_of = (0 << 15) | (32 << 8) | 24;
+            2:       p_of = (1 << 15) | (32 << 8) | 40;
+            default: p_of = (1 << 15) | (16 << 8) | 8;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = (0 << 15) | (16 << 8) | 24;   // STAGES 0
+            1:       p_of = (0 << 15) | (32 << 8) | 82;
+            2:       p_of = (1 << 15) | (64 << 8) | 40;
+            3:       p_of = (0 << 15) | (16 << 8) | 40;   // STAGES 1
+            4:       p_of = (1 << 15) | (32 << 8) | 120;
+            5:       p_of = (0 << 15) | (64 << 8) | 24;
+            6:       p_of = (0 << 15) | (16 << 8) | 82;   // STAGES 2
+            7:       p_of = (0 << 15) | (32 << 8) | 40;
+            8:       p_of = (0 << 15) | (64 << 8) | 82;
+            9:       p_of = (0 << 15) | (64 << 8) | 40;   // STAGES 3 (the RTL default)
+            10:      p_of = (0 << 15) | (16 << 8) | 120;
+            default: p_of = (0 << 15) | (64 << 8) | 0;    // the defaults: N = 64 exact, STAGES = 3
+          endcase
+        end
+      // {STICKY[15], W[7:0]}: W = 64 sticky (the model's default_align); the sweep: 16 trunc,
+      // 32 sticky, 120 sticky, 64 trunc.
+      BF16_DOT64:
+        if (SWEEP == 0) p_of = (1 << 15) | 64;
+        else begin
+          case (i)
+            0:       p_of = (0 << 15) | 16;
+            1:       p_of = (1 << 15) | 32;
+            2:       p_of = (1 << 15) | 120;
+            default: p_of = (0 << 15) | 64;
+          endcase
+        end
+      // The accumulator {ROUND_RZ[7], MANT_BITS[6:0]}: FP32 RNE; the sweep: fp32-m10-rz,
+      // fp32-m23-rz, fp32-m13-rne, fp32 (the RTL default, STAGES = 3), fp32-m7-rz. The reduced
+      // registers exercise the narrowed register and the ignored low init_value bits, RZ the
+      // other rounding.
+      SPARSE_RESIDUAL_ADD:
+        if (SWEEP == 0) p_of = 23;
+        else begin
+          case (i)
+            0:       p_of = 128 | 10;
+            1:       p_of = 128 | 23;
+            2:       p_of = 13;
+            3:       p_of = 23;
+            default: p_of = 128 | 7;
+          endcase
+        end
+      // {INF_TO_NAN, CMP_BF16, ELEM_RNE}: the reference defaults (half-away elements, exact
+      // compares, Inf saturates) and every option flipped (RNE elements, BF16-rounded compares
+      // "A6 golden", Inf -> NaN); the sweep: one option alone at STAGES 0, 1, 2, and ELEM_RNE +
+      // CMP_BF16 (the second set of scripts/synth.sh) at STAGES 3 (the RTL default).
+      HIF4_QUANTIZER:
+        if (SWEEP == 0) p_of = (i == 0) ? 0 : 7;
+        else begin
+          case (i)
+            0:       p_of = 1;
+            1:       p_of = 2;
+            2:       p_of = 4;
+            default: p_of = 3;
+          endcase
+        end
+      default: p_of = 0;   // the FP4 dots: STAGES only
+    endcase
+  endfunction
+
+  localparam int IW = in_bits();
+  localparam int OW = out_bits();
+  localparam int PG = per_group();
+  localparam int NI = PG * groups();
+
+  logic [NI-1:0]    iv, ir, ov, orr;
+  logic [NI*OW-1:0] o;
+  for (genvar i = 0; i < NI; i++) begin : g_inst
+    localparam int ST = stages_of(i / PG);
+    localparam int P  = p_of(i);
+    assign cfg[32*i +: 32] = {4'(i / PG), 4'(ST), 24'(P)};
+    if (UNIT == HIF4_DOT64) begin : g_unit
+      hif4_dot64 #(.STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .a(in[0 +: 288]), .b(in[288 +: 288]), .out(o[OW*i +: 32]));
+    end else if (UNIT == NVFP4_DOT64) begin : g_unit
+      nvfp4_dot64 #(.STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .a(in[0 +: 256]), .b(in[256 +: 256]), .sa(in[512 +: 32]), .sb(in[544 +: 32]), .out(o[OW*i +: 32]));
+    end else if (UNIT == MXFP4_DOT64) begin : g_unit
+      mxfp4_dot64 #(.STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .a(in[0 +: 256]), .b(in[256 +: 256]), .sa(in[512 +: 16]), .sb(in[528 +: 16]), .out(o[OW*i +: 32]));
+    end else if (UNIT == MXFP8_DOT32) begin : g_unit
+      // Each element format on its own operands: E5M2's a, b after E4M3's, its scales in bytes 2, 3.
+      mxfp8_dot32 #(.E5M2(P), .STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .a(in[512*P +: 256]), .b(in[512*P + 256 +: 256]), .sa(in[1024 + 16*P +: 8]),
+        .sb(in[1032 + 16*P +: 8]), .out(o[OW*i +: 32]));
+    end else if (UNIT == HIF8_DOT) begin : g_unit
+      // An instance with N lanes takes the first N codes of a and b.
+      localparam int N = (P >> 8) & 127;
+      hif8_dot #(.N(N), .W(P & 255), .STICKY(P >> 15), .STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .a(in[0 +: 8*N]), .b(in[512 +: 8*N]), .out(o[OW*i +: 32]));
+    end else if (UNIT == BF16_DOT64) begin : g_unit
+      bf16_dot64 #(.W(P & 255), .STICKY(P >> 15), .STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .a(in[0 +: 1024]), .b(in[1024 +: 1024]), .out(o[OW*i +: 32]));
+    end else if (UNIT == SPARSE_RESIDUAL_ADD) begin : g_unit
+      sparse_residual_add #(.STAGES(ST), .MANT_BITS(P & 127), .ROUND_RZ(P >> 7)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .r(in[0 +: 224]), .w(in[224 +: 288]), .acc_start(in[512]), .init_value(in[544 +: 32]),
+        .out_dot(o[OW*i +: 32]), .out_acc(o[OW*i + 32 +: 32]), .acc(o[OW*i + 64 +: 32]));
+    end else if (UNIT == HIF4_QUANTIZER) begin : g_unit
+      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN(P >> 2))
+        u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .x(in), .unit(o[OW*i +: 288]));
+    end else begin : g_unit
+      $fatal(1, "cosim_top: no unit %0d", UNIT);
+    end
+  end
+  if (UNIT == SPARSE_RESIDUAL_ADD) begin : g_pad
+    logic unused_ok;  // the rest of acc_start's word
+    assign unused_ok = &{1'b0, in[543:513]};
+  end
+  cosim_group_sel #(.NI(NI), .PG(PG), .OW(OW)) u_sel (
+    .sel, .in_valid, .in_ready, .out_valid, .out_ready, .out,
+    .inst_in_valid(iv), .inst_in_ready(ir), .inst_out_valid(ov), .inst_out_ready(orr), .inst_out(o)
+  );
+endmodule

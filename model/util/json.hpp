@@ -56,9 +56,33 @@ class JsonWriter {
 
   const std::string& str() const { return out_; }
 
+  // Length of the well-formed UTF-8 sequence at s[i] (Unicode table 3-7: no overlong forms, no
+  // surrogates, nothing above U+10FFFF), or 0 if the byte there does not start one.
+  static size_t utf8_sequence(const std::string& s, size_t i) {
+    const auto byte = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    const auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return byte(k) >= lo && byte(k) <= hi; };
+    const unsigned c = byte(0);
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) return cont(1, c == 0xE0 ? 0xA0 : 0x80, c == 0xED ? 0x9F : 0xBF) && cont(2) ? 3 : 0;
+    if (c >= 0xF0 && c <= 0xF4) return cont(1, c == 0xF0 ? 0x90 : 0x80, c == 0xF4 ? 0x8F : 0xBF) && cont(2) && cont(3) ? 4 : 0;
+    return 0;
+  }
+
+  // JSON text must be UTF-8 (RFC 8259 section 8.1): a byte that is not part of a well-formed
+  // sequence (a file name from a Latin-1 folder, a cut sequence) is written as U+FFFD, else one
+  // such byte in an input's name made the whole manifest unreadable to a strict parser.
   static std::string quote(const std::string& s) {
     std::string o = "\"";
-    for (unsigned char c : s) {
+    for (size_t i = 0; i < s.size();) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x80) {
+        const size_t n = utf8_sequence(s, i);
+        o += n ? s.substr(i, n) : std::string("\xEF\xBF\xBD");
+        i += n ? n : 1;
+        continue;
+      }
+      ++i;
       switch (c) {
         case '"': o += "\\\""; break;
         case '\\': o += "\\\\"; break;

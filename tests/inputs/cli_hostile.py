@@ -243,6 +243,25 @@ def main():
         else:
             r.failures.append("--seed 010: not the same stream as --seed 10" + (" (it is 8's)" if outs["010"] == outs["8"] else ""))
 
+        # An input whose name is not UTF-8 (byte 0xFF, e.g. from a Latin-1 folder) is read, and the
+        # manifest names it: it was quoted raw, so the JSON written with exit 0 was not UTF-8 and a
+        # strict parser refused the whole file. The byte is now U+FFFD (RFC 8259 wants UTF-8).
+        r.count += 1
+        with open(os.path.join(os.fsencode(tmp), b"x\xff.npy"), "wb") as f:
+            f.write(npy((4,), [1.0, 2.0, 3.0, 4.0]))
+        p = subprocess.run([os.fsencode(hifsim), b"encode", b"--format", b"hif8", b"--in", b"x\xff.npy", b"--out", b"u8.npy"],
+                           cwd=tmp, capture_output=True, timeout=DEADLINE, preexec_fn=limit_memory)
+        try:
+            with open(os.path.join(tmp, "u8.npy.manifest.json"), "rb") as f:
+                m = json.loads(f.read().decode("utf-8"))  # strict: no surrogate escapes, no bytes
+            problem = None if p.returncode == 0 and "x\ufffd.npy" in m["inputs_fnv1a64"] else f"manifest inputs {m['inputs_fnv1a64']}"
+        except (OSError, ValueError, KeyError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            problem = f"exit {p.returncode}, manifest not strict UTF-8 JSON: {e}"
+        if problem:
+            r.failures.append("input name not UTF-8: " + problem)
+        else:
+            print("ok   input name not UTF-8: the manifest is strict UTF-8 JSON naming x\ufffd.npy")
+
         print(f"{r.count - len(r.failures)} of {r.count} hostile inputs handled")
         for f in r.failures:
             print("FAIL " + f)

@@ -141,10 +141,10 @@ def plot_area(p, area):
            "configs/cost/sram.yaml.")
 
 
-def plot_layers(p, layers):
+def plot_layers(p, layers, summary):
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     fmts = []
-    for r in layers:
+    for r in summary + layers:  # the summary's order (the run's), not the CSV's alphabetical one
         if r["correction"] == "none" and r["format"] not in fmts:
             fmts.append(r["format"])
     for f in fmts:
@@ -153,7 +153,7 @@ def plot_layers(p, layers):
     ax.set_xlabel("layer")
     ax.set_ylabel("SQNR (dB)")
     ax.set_title("Per-layer GEMM SQNR (no correction)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, ncol=len(fmts), loc="center")  # the gap between the 4-, 8- and 16-bit bands
     ax.grid(alpha=0.3)
     p.save(fig, "layer_sqnr", "SQNR of all GEMMs of each captured layer, per format.")
 
@@ -413,7 +413,7 @@ def main(argv=None):
     else:
         missing.append("area breakdown (data/area_breakdown.csv): not produced by this run")
     if layers:
-        plot_layers(p, layers)
+        plot_layers(p, layers, summary)
     if ops:
         plot_op_kinds(p, ops)
     if error_k:

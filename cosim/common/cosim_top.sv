@@ -1,16 +1,16 @@
 // cosim_top: the Verilated models of every valid/ready unit (cosim/<unit>/main.cpp); not synthesised.
 // UNIT picks the unit (one of the modules below, rtl/<unit>.sv), SWEEP its instances:
-//   SWEEP = 0: the regression model: the deepest pipeline (every cut point) with the unit's
-//              representative parameter sets.
-//   SWEEP = 1: every other STAGES value and parameter set of scripts/synth.sh and of the lint
-//              checks (rtl/CMakeLists.txt), in groups run one after the other through `sel`
-//              (cosim_group_sel).
+//   SWEEP = 0: the regression model: the deepest pipeline (every cut point; hif4_dot64: STAGES 3,
+//              the RTL default) with the unit's representative parameter sets.
+//   SWEEP = 1: every other STAGES value the unit accepts (hifsim_pkg::<unit>_stages_ok) and every
+//              other parameter set of scripts/synth.sh and of the lint checks (rtl/CMakeLists.txt),
+//              in groups run one after the other through `sel` (cosim_group_sel).
 // The instances form groups of PG (the instances of a group run in lockstep on one handshake, each
 // on its own part of `in`). The ports are the same for every unit: `in` holds a transaction's
 // 32-bit words as the unit's bench (model/verif/<unit>_bench.cpp) lists them (word k =
 // in[32k +: 32]), `out` the selected group's outputs (OW bits an instance, instance 0 lowest), so
 // one harness code drives every unit (cosim/common/harness_main.hpp).
-// cfg[32i +: 32] = {group, STAGES, P[23:0]} of instance i, P the unit's parameter word (P_OF
+// cfg[32i +: 32] = {group, STAGES, P[23:0]} of instance i, P the unit's parameter word (p_of
 // below): the harness reads the instances from the model, so this file is the only place they are
 // written down.
 module cosim_top #(
@@ -42,7 +42,7 @@ module cosim_top #(
       BF16_DOT64:          in_bits = 2 * 1024;          // a, b
       SPARSE_RESIDUAL_ADD: in_bits = 224 + 288 + 64;    // r, w; acc_start (bit 0); init_value
       HIF4_QUANTIZER:      in_bits = 1024;              // x
-      default:               in_bits = 32;
+      default:             in_bits = 32;
     endcase
   endfunction
   // Output bits of an instance.
@@ -50,42 +50,36 @@ module cosim_top #(
     case (UNIT)
       SPARSE_RESIDUAL_ADD: out_bits = 96;    // {acc, out_acc, out_dot}
       HIF4_QUANTIZER:      out_bits = 288;   // unit
-      default:               out_bits = 32;    // out
+      default:             out_bits = 32;    // out
     endcase
   endfunction
   // Instances per group.
   function automatic int per_group();
     case (UNIT)
-      MXFP8_DOT32:    per_group = 2;                        // E4M3, E5M2
+      MXFP8_DOT32:    per_group = 2;   // E4M3, E5M2
       HIF8_DOT:       per_group = (SWEEP != 0) ? 3 : 4;
       HIF4_QUANTIZER: per_group = (SWEEP != 0) ? 1 : 2;
-      default:          per_group = 1;
+      default:        per_group = 1;
     endcase
   endfunction
-  // Groups.
-  function automatic int groups();
-    if (SWEEP == 0) groups = 1;
-    else begin
-      case (UNIT)
-        HIF4_DOT64, NVFP4_DOT64, SPARSE_RESIDUAL_ADD: groups = 5;
-        MXFP8_DOT32:                                        groups = 3;
-        default:                                              groups = 4;
-      endcase
-    end
+  // The STAGES values the unit's RTL accepts (rtl/hifsim_pkg.sv).
+  function automatic bit stages_ok(int s);
+    case (UNIT)
+      HIF4_DOT64:          stages_ok = hifsim_pkg::hif4_dot64_stages_ok(s);
+      NVFP4_DOT64:         stages_ok = hifsim_pkg::nvfp4_dot64_stages_ok(s);
+      MXFP4_DOT64:         stages_ok = hifsim_pkg::mxfp4_dot64_stages_ok(s);
+      MXFP8_DOT32:         stages_ok = hifsim_pkg::mxfp8_dot32_stages_ok(s);
+      SPARSE_RESIDUAL_ADD: stages_ok = hifsim_pkg::sparse_residual_add_stages_ok(s);
+      HIF4_QUANTIZER:      stages_ok = hifsim_pkg::hif4_quantizer_stages_ok(s);
+      default:             stages_ok = hifsim_pkg::aligned_dot_stages_ok(s);   // hif8_dot, bf16_dot64
+    endcase
   endfunction
-  // STAGES of group g.
-  function automatic int stages_of(int g);
-    if (SWEEP != 0) stages_of = (UNIT == HIF4_DOT64 && g >= 3) ? g + 1 : g;   // hif4: 0 1 2 4 5
-    else begin
-      case (UNIT)
-        HIF4_DOT64:          stages_of = 3;   // the default (the sweep has the others)
-        NVFP4_DOT64:         stages_of = 5;
-        MXFP8_DOT32:         stages_of = 3;
-        SPARSE_RESIDUAL_ADD: stages_of = 5;
-        default:               stages_of = 4;
-      endcase
-    end
+  // The deepest pipeline (every cut point).
+  function automatic int deepest();
+    deepest = 0;
+    while (stages_ok(deepest + 1)) deepest++;
   endfunction
+
   // P of instance i (cfg bits 23..0): the unit's parameters other than STAGES.
   function automatic int p_of(int i);
     p_of = 0;
@@ -162,15 +156,20 @@ module cosim_top #(
     endcase
   endfunction
 
-  localparam int IW = in_bits();
-  localparam int OW = out_bits();
-  localparam int PG = per_group();
-  localparam int NI = PG * groups();
+  localparam int IW    = in_bits();
+  localparam int OW    = out_bits();
+  localparam int PG    = per_group();
+  localparam int DEPTH = deepest();
+  // SWEEP = 0: one group at MAIN STAGES, the deepest pipeline (hif4_dot64: the RTL default 3);
+  // SWEEP = 1: one group at every other STAGES value 0..DEPTH.
+  localparam int MAIN  = (UNIT == HIF4_DOT64) ? 3 : DEPTH;
+  localparam int NI    = PG * ((SWEEP != 0) ? DEPTH : 1);
 
   logic [NI-1:0]    iv, ir, ov, orr;
   logic [NI*OW-1:0] o;
   for (genvar i = 0; i < NI; i++) begin : g_inst
-    localparam int ST = stages_of(i / PG);
+    localparam int G  = i / PG;
+    localparam int ST = (SWEEP == 0) ? MAIN : (G >= MAIN) ? G + 1 : G;
     localparam int P  = p_of(i);
     assign cfg[32*i +: 32] = {4'(i / PG), 4'(ST), 24'(P)};
     if (UNIT == HIF4_DOT64) begin : g_unit

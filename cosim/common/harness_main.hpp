@@ -15,7 +15,8 @@
 // What a unit's main.cpp supplies is its HarnessSpec (the bench's name, how its RTL parameters
 // are read from the cfg words, the vector counts) and its models. The valid/ready units share one
 // cosim top (cosim/common/cosim_top.sv) whose `in` / `out` ports hold the bench's words as they
-// are, so one BusPorts drives them all; a unit with other ports (fp32_acc) passes its own Ports:
+// are, so one BusPorts drives them all (fp32_acc's own top has the same ports; its Ports derives
+// from BusPorts for other idle inputs). A Ports has:
 //   template <class M> static void set(M&, const uint32_t* w) drive one transaction's words
 //   template <class M> static void get(const M&, uint32_t* out, size_t words)   read the outputs
 //   template <class M> static void idle(M&, SplitMix64&)      junk on the data inputs (the unit
@@ -162,7 +163,7 @@ class BenchHarness {
   // wrongly in cosim/CMakeLists.txt would not).
   template <class M>
   void check_ports(const M& m) const {
-    if constexpr (std::is_same<Ports, BusPorts>::value) {
+    if constexpr (std::is_base_of<BusPorts, Ports>::value) {
       int bits = 0;
       for (const verif::PortField& f : bench_->inputs()) bits = std::max(bits, f.lsb + f.width);
       if (port_words(m.in) != static_cast<size_t>((bits + 31) / 32) ||

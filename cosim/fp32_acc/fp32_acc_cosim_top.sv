@@ -4,18 +4,17 @@
 // register takes its new value at the clock edge of the operation: latency 1). The harness reads
 // the parameter sets from the model itself, so this list is the only place they are written
 // down: every set of scripts/synth.sh and the extremes m4 / m1. A smaller NV keeps the first NV
-// sets (NV >= 3, so that `acc` is a VlWide port in the Verilated model).
+// sets (NV >= 3, so that `out` is a VlWide port in the Verilated model).
+// As in cosim/common/cosim_top.sv, `in` holds one clock step's words as the bench lists them
+// (word 0 = {add_valid, init, clear}, word 1 = init_value, word 2 = addend) and `out` the output
+// words (acc of variant v at out[32v +: 32]), so the harness drives it with the shared BusPorts.
 module fp32_acc_cosim_top #(
   parameter int NV = 10
 ) (
   input  logic             clk,
   input  logic             rst_n,
-  input  logic             clear,
-  input  logic             init,
-  input  logic [31:0]      init_value,
-  input  logic             add_valid,
-  input  logic [31:0]      addend,
-  output logic [NV*32-1:0] acc,
+  input  logic [95:0]      in,
+  output logic [NV*32-1:0] out,
   output logic [NV*32-1:0] cfg
 );
   function automatic int mant_of(int v);
@@ -39,9 +38,11 @@ module fp32_acc_cosim_top #(
     localparam int MB = mant_of(v);
     localparam int RZ = rz_of(v);
     fp32_acc #(.MANT_BITS(MB), .ROUND_RZ(RZ)) u_acc (
-      .clk, .rst_n, .clear, .init, .init_value, .add_valid, .addend,
-      .acc(acc[32*v +: 32])
+      .clk, .rst_n, .clear(in[0]), .init(in[1]), .init_value(in[32 +: 32]), .add_valid(in[2]),
+      .addend(in[64 +: 32]), .acc(out[32*v +: 32])
     );
     assign cfg[32*v +: 32] = {4'd0, 4'd1, 16'd0, RZ[0], MB[6:0]};
   end
+  logic unused_ok;  // the rest of the control word
+  assign unused_ok = &{1'b0, in[31:3]};
 endmodule

@@ -4,29 +4,16 @@
 #include "Vfp32_acc_main.h"
 #include "common/harness_main.hpp"
 
-using hifsim::SplitMix64;
-
 namespace {
 
-// One clock step's words: ctl (bit 0 clear, 1 init, 2 add_valid), init_value, addend.
-struct Ports {
+// The words and ports are cosim_top's (BusPorts); only the idle / reset inputs differ: every control
+// off, junk on init_value and addend.
+struct Ports : hifsim::cosim::BusPorts {
   template <class M>
-  static void set(M& m, const uint32_t* w) {
-    m.clear = w[0] & 1;
-    m.init = (w[0] >> 1) & 1;
-    m.add_valid = (w[0] >> 2) & 1;
-    m.init_value = w[1];
-    m.addend = w[2];
-  }
-  template <class M>
-  static void get(const M& m, uint32_t* out, size_t n) {
-    for (size_t i = 0; i < n; ++i) out[i] = hifsim::cosim::port_word(m.acc, i);
-  }
-  template <class M>
-  static void idle(M& m, SplitMix64& r) {
-    m.clear = m.init = m.add_valid = 0;
-    m.init_value = r.next32();
-    m.addend = r.next32();
+  static void idle(M& m, hifsim::SplitMix64& r) {
+    m.in[0] = 0;
+    m.in[1] = r.next32();
+    m.in[2] = r.next32();
   }
 };
 

@@ -17,6 +17,7 @@
 
 using namespace hifsim;
 using namespace hifsim::cosim;
+using hifsim::verif::stim::hif4_pair_vector;
 
 namespace {
 
@@ -77,15 +78,6 @@ SC_MODULE(Tb) {
   }
 };
 
-Vector pair_vec(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source) {
-  Vector v;
-  v.w.resize(2 * stim::kHif4Words);
-  stim::hif4_to_words(a, v.w.data());
-  stim::hif4_to_words(b, v.w.data() + stim::kHif4Words);
-  v.source = source;
-  return v;
-}
-
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -113,8 +105,8 @@ int sc_main(int argc, char** argv) {
     nan.e6m2 = 0xFF;
     fmt::Hif4Unit tiny;
     tiny.nib[17] = 1;
-    corners = {pair_vec(z, z, 0), pair_vec(mx, mx, 0), pair_vec(mx, mn, 0), pair_vec(nan, mx, 0), pair_vec(mx, nan, 0),
-               pair_vec(tiny, tiny, 0)};
+    corners = {hif4_pair_vector(z, z, 0),    hif4_pair_vector(mx, mx, 0),  hif4_pair_vector(mx, mn, 0),
+               hif4_pair_vector(nan, mx, 0), hif4_pair_vector(mx, nan, 0), hif4_pair_vector(tiny, tiny, 0)};
   }
   VectorStream vs(s, corners, [&](SplitMix64& r) {
     float x[64];
@@ -130,7 +122,7 @@ int sc_main(int argc, char** argv) {
         *u = stim::hif4_quantize_random_opts(r, x);
       }
     }
-    return pair_vec(a, b, src);
+    return hif4_pair_vector(a, b, src);
   });
   sc_core::sc_clock clk("clk", 10, sc_core::SC_NS);
   Tb tb("tb", s, vs);

@@ -22,18 +22,10 @@ namespace hifsim::verif {
 namespace {
 
 using fmt::Hif4Unit;
+using stim::hif4_pair_vector;
 
 enum Source { kCorner, kUniform, kShaped, kTensor };
 const std::vector<std::string> kSources = {"corner", "uniform", "shaped", "tensor"};
-
-Vector make_vec(const Hif4Unit& a, const Hif4Unit& b, int source) {
-  Vector v;
-  v.w.resize(2 * stim::kHif4Words);
-  stim::hif4_to_words(a, v.w.data());
-  stim::hif4_to_words(b, v.w.data() + stim::kHif4Words);
-  v.source = source;
-  return v;
-}
 
 void unpack(const Vector& v, Hif4Unit& a, Hif4Unit& b) {
   a = stim::hif4_from_words(v.w.data());
@@ -163,27 +155,27 @@ class Hif4Bench : public BenchBase {
       for (auto& n : u.nib) n = static_cast<uint8_t>(r.below(16));
     };
     // Zeros: all-zero units, all -0 elements, and -0 times nonzero.
-    c.push_back(make_vec(unit(0, 0, 0), unit(0, 0, 0), kCorner));
-    c.push_back(make_vec(unit(0xC0, 0xFF, 0xFFFF, 8), unit(0xC3, 0xFF, 0xFFFF, 8), kCorner));
-    c.push_back(make_vec(unit(0xC0, 0, 0, 8), unit(0xC0, 0, 0, 7), kCorner));
+    c.push_back(hif4_pair_vector(unit(0, 0, 0), unit(0, 0, 0), kCorner));
+    c.push_back(hif4_pair_vector(unit(0xC0, 0xFF, 0xFFFF, 8), unit(0xC3, 0xFF, 0xFFFF, 8), kCorner));
+    c.push_back(hif4_pair_vector(unit(0xC0, 0, 0, 8), unit(0xC0, 0, 0, 7), kCorner));
     // Maxima: every element 7, every micro-exponent set, all sign combinations, extreme scales.
     const uint8_t scales[][2] = {{0xFB, 0xFB}, {0xFE, 0xFE}, {0x00, 0x00}, {0xC0, 0xC0}, {0xFE, 0xFB}, {0xFE, 0x00}};
     for (const auto& sc : scales)
       for (int sa = 0; sa < 2; ++sa)
         for (int sb = 0; sb < 2; ++sb)
-          c.push_back(make_vec(unit(sc[0], 0xFF, 0xFFFF, static_cast<uint8_t>(7 | (sa << 3))),
+          c.push_back(hif4_pair_vector(unit(sc[0], 0xFF, 0xFFFF, static_cast<uint8_t>(7 | (sa << 3))),
                                unit(sc[1], 0xFF, 0xFFFF, static_cast<uint8_t>(7 | (sb << 3))), kCorner));
     // NaN scales, with zero and with maximal elements.
     for (int nib : {0, 7})
       for (int which = 0; which < 3; ++which)
-        c.push_back(make_vec(unit(which != 1 ? 0xFF : 0xC0, 0xFF, 0xFFFF, static_cast<uint8_t>(nib)),
+        c.push_back(hif4_pair_vector(unit(which != 1 ? 0xFF : 0xC0, 0xFF, 0xFFFF, static_cast<uint8_t>(nib)),
                              unit(which != 0 ? 0xFF : 0xC0, 0xFF, 0xFFFF, static_cast<uint8_t>(nib)), kCorner));
     // One nonzero element at each position (|I| = 1; with scale 0x00 this is 2^-100, the smallest result).
     for (int k = 0; k < 64; ++k) {
       Hif4Unit a = unit(k % 2 ? 0x00 : static_cast<uint8_t>(r.below(255)), 0, 0), b = unit(k % 2 ? 0x00 : 0xC0, 0, 0);
       a.nib[k] = static_cast<uint8_t>(1 | (r.below(2) << 3));
       b.nib[k] = static_cast<uint8_t>(1 | (r.below(2) << 3));
-      c.push_back(make_vec(a, b, kCorner));
+      c.push_back(hif4_pair_vector(a, b, kCorner));
     }
     // Exact cancellation with nonzero products.
     for (int t = 0; t < 4; ++t) {
@@ -193,7 +185,7 @@ class Hif4Bench : public BenchBase {
       a.nib[2 * t + 1] = 0xF;
       b.nib[2 * t] = 5;
       b.nib[2 * t + 1] = 5;
-      c.push_back(make_vec(a, b, kCorner));
+      c.push_back(hif4_pair_vector(a, b, kCorner));
     }
     // Every level-2 shift in every group, every level-3 pattern in every group of 4.
     for (int i = 0; i < 8; ++i)
@@ -204,7 +196,7 @@ class Hif4Bench : public BenchBase {
         rnd_nibs(b);
         a.nib[8 * i] = 5;
         b.nib[8 * i] = 3;
-        c.push_back(make_vec(a, b, kCorner));
+        c.push_back(hif4_pair_vector(a, b, kCorner));
       }
     for (int j = 0; j < 16; ++j)
       for (int p = 0; p < 4; ++p) {
@@ -212,7 +204,7 @@ class Hif4Bench : public BenchBase {
                  b = unit(0xC2, static_cast<uint8_t>(r.next()), static_cast<uint16_t>((p & 1) << j));
         a.nib[4 * j + 1] = 6;
         b.nib[4 * j + 1] = 0xB;
-        c.push_back(make_vec(a, b, kCorner));
+        c.push_back(hif4_pair_vector(a, b, kCorner));
       }
     // Every E6M2 code on each side (0xFF included) against random scales and elements.
     for (int side = 0; side < 2; ++side)
@@ -220,7 +212,7 @@ class Hif4Bench : public BenchBase {
         Hif4Unit a = stim::hif4_uniform(r), b = stim::hif4_uniform(r);
         (side ? b : a).e6m2 = static_cast<uint8_t>(code);
         (side ? a : b).e6m2 = static_cast<uint8_t>(r.below(255));
-        c.push_back(make_vec(a, b, kCorner));
+        c.push_back(hif4_pair_vector(a, b, kCorner));
       }
     // Every leading-one position of |big| (4..21): I = +-2^k with SS = 16, then SS = 49.
     for (int k = 0; k <= 15; ++k) {
@@ -229,11 +221,11 @@ class Hif4Bench : public BenchBase {
       fill_sum(a, b, shifts ? (1 << (k - 4)) : (1 << k));
       if (k & 1)
         for (auto& n : a.nib) n = static_cast<uint8_t>(n ? n | 8 : 0);
-      c.push_back(make_vec(a, b, kCorner));
+      c.push_back(hif4_pair_vector(a, b, kCorner));
       if (k == 15) {
         a.e6m2 = 0xFB;
         b.e6m2 = 0xFB;
-        c.push_back(make_vec(a, b, kCorner));
+        c.push_back(hif4_pair_vector(a, b, kCorner));
       }
     }
     return c;
@@ -255,7 +247,7 @@ class Hif4Bench : public BenchBase {
         b = stim::hif4_quantize_random_opts(r, x);
         break;
     }
-    return make_vec(a, b, src);
+    return hif4_pair_vector(a, b, src);
   }
 
   std::string describe(const Vector& v) const override {

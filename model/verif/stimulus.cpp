@@ -176,6 +176,15 @@ fmt::Hif4Unit hif4_from_words(const uint32_t* w) {
   return u;
 }
 
+Vector hif4_pair_vector(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source) {
+  Vector v;
+  v.w.resize(2 * kHif4Words);
+  hif4_to_words(a, v.w.data());
+  hif4_to_words(b, v.w.data() + kHif4Words);
+  v.source = source;
+  return v;
+}
+
 // ---------------------------------------------------------------------------------------
 namespace {
 template <class T>

@@ -20,6 +20,7 @@
 #include "formats/hif4.hpp"
 #include "formats/minifloat.hpp"
 #include "util/rng.hpp"
+#include "verif/vector.hpp"
 
 namespace hifsim::verif::stim {
 
@@ -69,6 +70,8 @@ fmt::Hif4Unit hif4_quantize_random_opts(SplitMix64& r, const float* x);
 // words 1..8 = elements (element k at bits 32 + 4k).
 void hif4_to_words(const fmt::Hif4Unit& u, uint32_t* w);
 fmt::Hif4Unit hif4_from_words(const uint32_t* w);
+// A hif4_dot64 transaction: A's unit in words 0..8, B's in 9..17.
+Vector hif4_pair_vector(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source);
 
 // ---- packed code vectors (the RTL's operand ports) ----
 // n codes of `bits` bits (4, 8 or 16) little-endian into 32-bit words: code k at bit bits*k.

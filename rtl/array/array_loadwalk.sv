@@ -5,6 +5,11 @@
 // start when the step that last used that slot has finished issuing: its trigger (-1: an empty
 // slot, at the start). The miss is the head job until the merge takes it, then the walk goes on.
 //
+// A hit at the first step of a repeated inner-loop iteration of the loop's outer operand (B for
+// nmk, A for mnk) whose K tiles all fit the slots skips to the last iteration (array_walk `skip`):
+// every step in between hits, and the last iteration's steps, walked one by one, leave the slots'
+// last uses exactly where walking every step would.
+//
 // While walking over hits (no head yet), any later job has a trigger >= lb_trig (the least recent
 // last use, which only grows; -1 with an empty slot) and a first step >= pos: the merge uses
 // that bound to order the other buffer's jobs and the stores without waiting for this walk.
@@ -47,6 +52,7 @@ module array_loadwalk #(
 
   array_walk u_walk (
     .clk, .rst_n, .run, .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv((run && !done && hit) || take),
+    .skip(hit && nmk == (IS_B != 0)), .kslots(two_slots ? 2'd2 : 2'd1),
     .done, .idx, .out(out_unused), .mo, .no, .ko, .rs(rs_unused), .first(first_unused), .last(last_unused),
     .m0, .ml, .n0, .nl, .k0, .kl);
 

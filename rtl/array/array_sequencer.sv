@@ -91,8 +91,8 @@ module array_sequencer #(
   // Walks output tiles: steps with K tile 1 and no residual phase are exactly the output tiles.
   array_walk u_sw (
     .clk, .rst_n, .run(running), .nmk, .res(1'b0), .M, .N, .KB(16'd1), .mt, .nt, .ktu(8'd1), .adv(s_take),
-    .done(sdone), .idx(s_idx_u), .out(s_out), .mo(s_mo_u), .no(s_no), .ko(s_ko_u), .rs(s_rs_u), .first(s_first_u),
-    .last(s_last_u), .m0(s_m0), .ml(s_ml), .n0(s_n0), .nl(s_nl), .k0(s_k0_u), .kl(s_kl_u));
+    .skip(1'b0), .kslots(2'd0), .done(sdone), .idx(s_idx_u), .out(s_out), .mo(s_mo_u), .no(s_no), .ko(s_ko_u),
+    .rs(s_rs_u), .first(s_first_u), .last(s_last_u), .m0(s_m0), .ml(s_ml), .n0(s_n0), .nl(s_nl), .k0(s_k0_u), .kl(s_kl_u));
   assign s_trig = 16'(32'(s_out) * 32'(ks) + 32'(ks) - 1);
 
   // ---- the merge ----
@@ -189,11 +189,11 @@ module array_sequencer #(
   logic [15:0] t_idx_u, t_out, t_m0_u, t_n0_u, t_k0_u, l_idx_u, l_out_u, l_m0_u, l_n0_u, l_k0_u;
   logic [7:0]  t_mo, t_no, t_ko, t_ml, t_nl, t_kl, l_mo_u, l_no, l_ko, l_ml_u, l_nl, l_kl;
   array_walk u_tw (
-    .clk, .rst_n, .run(running), .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv(st_take),
+    .clk, .rst_n, .run(running), .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv(st_take), .skip(1'b0), .kslots(2'd0),
     .done(t_done), .idx(t_idx_u), .out(t_out), .mo(t_mo), .no(t_no), .ko(t_ko), .rs(t_rs), .first(t_first),
     .last(t_last), .m0(t_m0_u), .ml(t_ml), .n0(t_n0_u), .nl(t_nl), .k0(t_k0_u), .kl(t_kl));
   array_walk u_lw (
-    .clk, .rst_n, .run(running), .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv(ld_take),
+    .clk, .rst_n, .run(running), .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv(ld_take), .skip(1'b0), .kslots(2'd0),
     .done(l_done), .idx(l_idx_u), .out(l_out_u), .mo(l_mo_u), .no(l_no), .ko(l_ko), .rs(l_rs_u), .first(l_first_u),
     .last(l_last_u), .m0(l_m0_u), .ml(l_ml_u), .n0(l_n0_u), .nl(l_nl), .k0(l_k0_u), .kl(l_kl));
 

@@ -3,6 +3,12 @@
 // reverse), and for each its ks K steps (ks = tk, or 2 tk with the shared residual: the main K
 // steps, then the residual ones), K innermost. `adv` moves to the next step; `done` once past the
 // last. Outputs are the current step's tile coordinates and extents.
+//
+// rep: this is the first step of an inner-loop iteration other than the first and the last one
+// (N tile for mnk, M tile for nmk) and the outer operand's K tiles fit `kslots` slots, so they are
+// all resident from the first iteration on. `skip` (with adv, when rep) then jumps to the first
+// step of the last iteration instead of the next step: array_loadwalk skips, in one cycle, a run
+// of steps that can only hit (walking them one per cycle let the load walk fall behind the DMA).
 module array_walk (
   input  logic        clk,
   input  logic        rst_n,
@@ -16,6 +22,8 @@ module array_walk (
   input  logic [7:0]  nt,
   input  logic [7:0]  ktu,     // blocks per K tile
   input  logic        adv,
+  input  logic        skip,
+  input  logic [1:0]  kslots,
   output logic        done,
   output logic [15:0] idx,     // step index
   output logic [15:0] out,     // output-tile index in loop order
@@ -49,11 +57,23 @@ module array_walk (
   assign nl    = (32'(N) - 32'(n0) < 32'(nt)) ? 8'(32'(N) - 32'(n0)) : nt;
   assign kl    = (32'(KB) - 32'(k0) < 32'(ktu)) ? 8'(32'(KB) - 32'(k0)) : ktu;
 
+  logic [7:0] inner, n_inner, left;   // inner-loop index, count, iterations after this one
+  logic       rep;
+  assign inner   = nmk ? mo : no;
+  assign n_inner = nmk ? tm : tn;
+  assign left    = n_inner - inner - 8'd1;
+  assign rep     = j == 8'd0 && inner != 8'd0 && left != 8'd0 && 32'(tk) <= 32'(kslots);
+
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
       j <= '0; mo <= '0; no <= '0; idx <= '0; out <= '0; done <= 1'b0;
     end else if (!run) begin
       j <= '0; mo <= '0; no <= '0; idx <= '0; out <= '0; done <= 1'b0;
+    end else if (adv && !done && skip && rep) begin
+      idx <= idx + 16'(32'(left) * 32'(ks));
+      out <= out + 16'(left);
+      if (nmk) mo <= tm - 8'd1;
+      else     no <= tn - 8'd1;
     end else if (adv && !done) begin
       idx <= idx + 16'd1;
       if (!last) j <= j + 8'd1;

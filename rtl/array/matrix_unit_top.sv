@@ -244,6 +244,21 @@ module matrix_unit_top #(
   end
   assign bus_wdata = row_bits[32'(bus_beat) * WB +: WB];
 
+`ifdef HIFSIM_CALIB_TRACE
+  // Schedule trace (cmake -DHIFSIM_CALIB_TRACE=ON, docs/tlm.md section 11): one line per DMA job
+  // taken and per step issued, with the run's cycle, to compare the sequencer's schedule with the
+  // program's cycle by cycle.
+  always_ff @(posedge clk) begin
+    if (running && job_take)
+      $display("trace %0d job kind %0d slot %0d wait %0d row0 %0d rows %0d k0 %0d", cyc, q_dj[1:0], q_dj[2],
+               q_dj[18:3], q_dj[30:19], q_dj[38:31], q_dj[46:39]);
+    if (running && st_take)
+      $display("trace %0d step a %0d b %0d c %0d ml %0d nl %0d kb %0d last %0d", cyc, q_sj[0], q_sj[1], q_sj[2],
+               q_sj[10:3], q_sj[18:11], q_sj[26:19], q_sj[28]);
+    if (running && ld_take) $display("trace %0d wload b %0d", cyc, q_lj[1]);
+  end
+`endif
+
   logic unused_ok;
   assign unused_ok = &{1'b0, bus_valid, bus_write, bus_meta[11:9], regs[0][63:9], regs[1][63:48], regs[3][63:48],
                        regs[4][63:48], regs[5][63:32], regs[6][63:24], alpha, slots_cfg, res_on,

@@ -43,22 +43,12 @@ module array_core #(
   // the step (OS issue / WS streamer)
   input  logic              st_valid,
   input  logic              st_ready,
-  input  logic              st_aslot,
-  input  logic              st_bslot,
-  input  logic              st_cslot,
-  input  logic [7:0]        st_ml,
-  input  logic [7:0]        st_nl,
-  input  logic [7:0]        st_kb,
-  input  logic              st_cont,
-  input  logic              st_last,
-  input  logic              st_res,
+  input  matrix_unit_pkg::step_t st,
   output logic              st_take,     // the step's last issue (= step done)
   // the WS weight loader's step
   input  logic              ld_valid,
   input  logic              ld_ready,
-  input  logic              ld_bslot,
-  input  logic [7:0]        ld_nl,
-  input  logic [7:0]        ld_kb,
+  input  matrix_unit_pkg::step_t ld,
   output logic              ld_take,
   // DMA responses into the operand buffers
   input  logic              a_we,
@@ -106,19 +96,19 @@ module array_core #(
   logic [7:0]  pr, pc, kk, og, npr, npc, of;
   logic [15:0] since;        // cycles since the previous pass's last issue (saturating)
   logic        have_prev;
-  assign npr = 8'((32'(st_ml) + R - 1) / R);
-  assign npc = 8'((32'(st_nl) + C - 1) / C);
+  assign npr = 8'((32'(st.ml) + R - 1) / R);
+  assign npc = 8'((32'(st.nl) + C - 1) / C);
   assign of  = (fa > fb) ? fa : fb;
   assign os_pass_start = kk == 8'd0 && og == 8'd0;
   // the pass's last issue (now + kb f - 1) must be >= the previous one + D
-  assign os_hold_ok = dw == 16'd0 || !have_prev || 32'(since) + 32'(st_kb) * 32'(of) >= 32'(dcyc) + 32'd1;
+  assign os_hold_ok = dw == 16'd0 || !have_prev || 32'(since) + 32'(st.kb) * 32'(of) >= 32'(dcyc) + 32'd1;
   always_comb begin
     if (!os_busy) os_act = !ws && st_valid && st_ready && os_hold_ok;
     else          os_act = !os_pass_start || os_hold_ok;
     os_act = os_act && running;
   end
   assign os_iss       = os_act && og + 8'd1 == of;
-  assign os_blk_last  = kk + 8'd1 == st_kb;
+  assign os_blk_last  = kk + 8'd1 == st.kb;
   assign os_pass_last = os_blk_last && pc + 8'd1 == npc;
   assign os_step_last = os_pass_last && pr + 8'd1 == npr;
 
@@ -156,44 +146,33 @@ module array_core #(
   end
 
   // ---- WS sequencing: the streamer ----
-  logic        s_busy, s_start, s_act, s_iss, s_row_last, s_fold_last, s_step_last, s_first_fold;
+  logic        s_busy, s_start, s_act, s_iss, s_row_last, s_fold_last, s_step_last, s_first_fold, s_fstep_last;
   logic [7:0]  m, sg, s_kf, s_pc, nkf, s_npc;
   logic [15:0] loaded, started, streamed;
-  assign nkf   = 8'((32'(st_kb) + R - 1) / R);
+  assign nkf   = 8'((32'(st.kb) + R - 1) / R);
   assign s_npc = npc;
   assign s_first_fold = s_kf == 8'd0 && s_pc == 8'd0;
   assign s_start = running && ws && !s_busy && st_valid && loaded != started && (!s_first_fold || st_ready);
   assign s_act   = s_start || (running && s_busy);
-  assign s_iss   = s_act && sg + 8'd1 == fa;
-  assign s_row_last  = m + 8'd1 == st_ml;
-  assign s_fold_last = s_row_last && s_kf + 8'd1 == nkf && s_pc + 8'd1 == s_npc;
+  array_folds u_sfold (
+    .clk, .rst_n, .running, .act(s_act), .gn(fa), .rows(st.ml), .nkf, .npc(s_npc), .g(sg), .row(m), .kf(s_kf),
+    .pc(s_pc), .tick(s_iss), .row_last(s_row_last), .step_last(s_fstep_last));
+  assign s_fold_last = s_row_last && s_fstep_last;
   assign s_step_last = s_iss && s_fold_last;
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      s_busy <= 1'b0; m <= '0; sg <= '0; s_kf <= '0; s_pc <= '0; started <= '0; streamed <= '0;
+      s_busy <= 1'b0; started <= '0; streamed <= '0;
     end else if (!running) begin
-      s_busy <= 1'b0; m <= '0; sg <= '0; s_kf <= '0; s_pc <= '0; started <= '0; streamed <= '0;
+      s_busy <= 1'b0; started <= '0; streamed <= '0;
     end else begin
       if (s_start) begin
         s_busy <= 1'b1;
         started <= started + 16'd1;
       end
-      if (s_act) begin
-        sg <= s_iss ? 8'd0 : sg + 8'd1;
-        if (s_iss) begin
-          if (!s_row_last) m <= m + 8'd1;
-          else begin
-            m <= 8'd0;
-            s_busy <= 1'b0;
-            streamed <= streamed + 16'd1;
-            if (s_kf + 8'd1 != nkf) s_kf <= s_kf + 8'd1;
-            else begin
-              s_kf <= 8'd0;
-              s_pc <= (s_pc + 8'd1 == s_npc) ? 8'd0 : s_pc + 8'd1;
-            end
-          end
-        end
+      if (s_iss && s_row_last) begin
+        s_busy <= 1'b0;
+        streamed <= streamed + 16'd1;
       end
     end
   end
@@ -202,37 +181,27 @@ module array_core #(
   logic        l_busy, l_start, l_act, l_wr, l_row_last, l_fold_last, shadow_free;
   logic [7:0]  lr, lg, l_kf, l_pc, l_nkf, l_npc;
   logic [15:0] started_now;
-  assign l_nkf = 8'((32'(ld_kb) + R - 1) / R);
-  assign l_npc = 8'((32'(ld_nl) + C - 1) / C);
+  assign l_nkf = 8'((32'(ld.kb) + R - 1) / R);
+  assign l_npc = 8'((32'(ld.nl) + C - 1) / C);
   assign started_now = started + 16'(s_start);
   assign shadow_free = wdb ? started_now == loaded : streamed == loaded;
   assign l_start = running && ws && !l_busy && ld_valid && ld_ready && shadow_free;
   assign l_act   = l_start || (running && l_busy);
-  assign l_wr    = l_act && lg + 8'd1 == fb;
-  assign l_row_last  = lr + 8'd1 == 8'(R);
-  assign l_fold_last = l_kf + 8'd1 == l_nkf && l_pc + 8'd1 == l_npc;
+  array_folds u_lfold (
+    .clk, .rst_n, .running, .act(l_act), .gn(fb), .rows(8'(R)), .nkf(l_nkf), .npc(l_npc), .g(lg), .row(lr),
+    .kf(l_kf), .pc(l_pc), .tick(l_wr), .row_last(l_row_last), .step_last(l_fold_last));
   assign ld_take = l_wr && l_row_last && l_fold_last;
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      l_busy <= 1'b0; lr <= '0; lg <= '0; l_kf <= '0; l_pc <= '0; loaded <= '0;
+      l_busy <= 1'b0; loaded <= '0;
     end else if (!running) begin
-      l_busy <= 1'b0; lr <= '0; lg <= '0; l_kf <= '0; l_pc <= '0; loaded <= '0;
+      l_busy <= 1'b0; loaded <= '0;
     end else if (l_act) begin
       l_busy <= 1'b1;
-      lg <= l_wr ? 8'd0 : lg + 8'd1;
-      if (l_wr) begin
-        if (!l_row_last) lr <= lr + 8'd1;
-        else begin
-          lr <= 8'd0;
-          l_busy <= 1'b0;
-          loaded <= loaded + 16'd1;
-          if (l_kf + 8'd1 != l_nkf) l_kf <= l_kf + 8'd1;
-          else begin
-            l_kf <= 8'd0;
-            l_pc <= (l_pc + 8'd1 == l_npc) ? 8'd0 : l_pc + 8'd1;
-          end
-        end
+      if (l_wr && l_row_last) begin
+        l_busy <= 1'b0;
+        loaded <= loaded + 16'd1;
       end
     end
   end
@@ -240,22 +209,22 @@ module array_core #(
   // ---- buffer reads ----
   always_comb begin
     if (!ws) begin
-      a_rslot = st_aslot;
-      a_row0  = 8'(32'(pr) * R + (st_res ? MT : 0));
+      a_rslot = st.aslot;
+      a_row0  = 8'(32'(pr) * R + (st.res ? MT : 0));
       a_col0  = kk;
       a_rdir  = 1'b0;
       a_g     = og;
-      b_rslot = st_bslot;
+      b_rslot = st.bslot;
       b_row0  = 8'(32'(pc) * C);
       b_col0  = kk;
       b_g     = og;
     end else begin
-      a_rslot = st_aslot;
-      a_row0  = 8'(32'(m) + (st_res ? MT : 0));
+      a_rslot = st.aslot;
+      a_row0  = 8'(32'(m) + (st.res ? MT : 0));
       a_col0  = 8'(32'(s_kf) * R);
       a_rdir  = 1'b1;
       a_g     = sg;
-      b_rslot = ld_bslot;
+      b_rslot = ld.bslot;
       b_row0  = 8'(32'(l_pc) * C);
       b_col0  = 8'(32'(l_kf) * R + 32'(lr));
       b_g     = lg;
@@ -273,22 +242,22 @@ module array_core #(
       iss       = os_iss;
       c_first   = kk == 8'd0;
       c_last    = os_blk_last;
-      c_outlast = os_step_last && st_last;
-      c_cont    = st_cont;
+      c_outlast = os_step_last && st.last;
+      c_cont    = st.cont;
       c_mi      = pr;
       c_pc      = pc;
-      for (int r = 0; r < R; r++) c_rmask[r] = 32'(pr) * R + r < 32'(st_ml);
-      for (int c = 0; c < C; c++) c_cmask[c] = 32'(pc) * C + c < 32'(st_nl);
+      for (int r = 0; r < R; r++) c_rmask[r] = 32'(pr) * R + r < 32'(st.ml);
+      for (int c = 0; c < C; c++) c_cmask[c] = 32'(pc) * C + c < 32'(st.nl);
     end else begin
       iss       = s_iss;
       c_first   = 1'b0;
       c_last    = 1'b0;
-      c_outlast = s_fold_last && st_last;
-      c_cont    = st_cont || s_kf != 8'd0;
+      c_outlast = s_fold_last && st.last;
+      c_cont    = st.cont || s_kf != 8'd0;
       c_mi      = m;
       c_pc      = s_pc;
-      for (int r = 0; r < R; r++) c_rmask[r] = 32'(s_kf) * R + r < 32'(st_kb);
-      for (int c = 0; c < C; c++) c_cmask[c] = 32'(s_pc) * C + c < 32'(st_nl);
+      for (int r = 0; r < R; r++) c_rmask[r] = 32'(s_kf) * R + r < 32'(st.kb);
+      for (int c = 0; c < C; c++) c_cmask[c] = 32'(s_pc) * C + c < 32'(st.nl);
     end
   end
   assign st_take = ws ? s_step_last : (os_iss && os_step_last);
@@ -296,7 +265,11 @@ module array_core #(
   array_grid #(.PE(PE), .HIF8_N(HIF8_N), .HIF8_W(HIF8_W), .HIF8_STICKY(HIF8_STICKY), .STAGES(STAGES), .WB(WB),
                .R(R), .C(C), .MT(MT), .NT(NT)) u_grid (
     .clk, .rst_n, .running, .ws, .wdb, .dw, .dcyc,
-    .iss, .iss_res(st_res), .iss_a(a_op), .bus_b(b_op), .w_we(wwe), .swap(s_start && wdb),
-    .c_first, .c_last, .c_outlast, .c_cont, .c_cslot(st_cslot), .c_mi, .c_pc, .c_rmask, .c_cmask,
+    .iss, .iss_res(st.res), .iss_a(a_op), .bus_b(b_op), .w_we(wwe), .swap(s_start && wdb),
+    .c_first, .c_last, .c_outlast, .c_cont, .c_cslot(st.cslot), .c_mi, .c_pc, .c_rmask, .c_cmask,
     .out_done, .st_slot(rd_slot), .st_row(rd_row), .st_data(rd_data));
+  // The program's dependency fields are the top's; the weight loader reads only B's fields.
+  logic unused_ok;
+  assign unused_ok = &{1'b0, st.pad, st.need_b, st.need, ld.pad, ld.need_b, ld.need, ld.res, ld.last, ld.cont,
+                       ld.ml, ld.cslot, ld.aslot};
 endmodule

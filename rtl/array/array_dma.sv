@@ -32,15 +32,7 @@ module array_dma #(
   // the current job
   input  logic          job_valid,
   input  logic          job_eligible,
-  input  logic [1:0]    job_kind,
-  input  logic          job_slot,
-  input  logic [11:0]   job_row0,
-  input  logic [7:0]    job_nrows,
-  input  logic [7:0]    job_ku0,
-  input  logic [7:0]    job_kun,
-  input  logic          job_res,
-  input  logic [7:0]    job_no,
-  input  logic [7:0]    job_nl,
+  input  matrix_unit_pkg::job_t job,   // stores: job.k0 = values per row
   output logic          job_take,   // the job's last request leaves: next job
   // memory side
   output logic          req_valid,
@@ -58,30 +50,30 @@ module array_dma #(
   logic [7:0]    r;         // operand row within the tile
   logic [7:0]    brow;      // buffer row
 
-  assign n_req  = job_res ? {job_nrows, 1'b0} : {1'b0, job_nrows};
-  assign is_res = job_res && row >= {1'b0, job_nrows};
-  assign r      = is_res ? 8'(row - {1'b0, job_nrows}) : row[7:0];
+  assign n_req  = job.res ? {job.rows, 1'b0} : {1'b0, job.rows};
+  assign is_res = job.res && row >= {1'b0, job.rows};
+  assign r      = is_res ? 8'(row - {1'b0, job.rows}) : row[7:0];
   assign brow   = is_res ? 8'(MT) + r : r;
 
   assign req_valid = running && job_valid && job_eligible && (32'(inflight) < 32'(outst));
   assign job_take  = req_valid && (row + 9'd1 == n_req);
-  assign req_write = job_kind == 2'd2;
-  assign req_meta  = {job_take, job_kind, job_slot, brow};
+  assign req_write = job.kind == 2'd2;
+  assign req_meta  = {job_take, job.kind, job.slot, brow};
 
   always_comb begin
     logic [AW-1:0] m;
-    m = AW'(job_row0) + AW'(r);
-    if (job_kind == 2'd2) begin
-      req_addr  = c_base + AW'(m * AW'(c_row)) + AW'(AW'(job_no) * AW'(c_tile));
-      req_beats = 8'((32 * 32'(job_nl) + WB - 1) / WB);
+    m = AW'(job.row0) + AW'(r);
+    if (job.kind == 2'd2) begin
+      req_addr  = c_base + AW'(m * AW'(c_row)) + AW'(AW'(job.no) * AW'(c_tile));
+      req_beats = 8'((32 * 32'(job.k0) + WB - 1) / WB);
     end else begin
-      req_addr  = (job_kind == 2'd1 ? b_base : (is_res ? r_base : a_base)) + AW'(m * AW'(kb_row)) + AW'(job_ku0);
-      req_beats = job_kun;
+      req_addr  = (job.kind == 2'd1 ? b_base : (is_res ? r_base : a_base)) + AW'(m * AW'(kb_row)) + AW'(job.k0);
+      req_beats = job.kn;
     end
   end
 
   logic unused_ok;
-  assign unused_ok = &{1'b0, kb_row, c_row, c_tile};
+  assign unused_ok = &{1'b0, kb_row, c_row, c_tile, job.waitn};   // waitn: eligibility is the top's
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin

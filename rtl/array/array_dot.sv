@@ -1,7 +1,7 @@
 // array_dot: the dot unit of one PE of the calibration matrix unit, chosen by the PE type, with
 // the wiring from a memory block (matrix_unit_pkg: the packed records, little-endian) to the
 // unit's ports. The units are the verified ones of rtl/ (each cosimulated against its C++
-// model); nothing here computes, it only routes bits:
+// model); nothing here computes, it only routes bits (array_records splits the scaled records):
 //   NVFP4  record j = bits [72j +: 72]: E4M3 scale [72j +: 8], 16 codes [72j + 8 +: 64]
 //   MXFP4  record i = bits [136i +: 136]: E8M0 scale [136i +: 8], 32 codes [136i + 8 +: 128]
 //   MXFP8  E8M0 scale [7:0], 32 codes [263:8]
@@ -39,28 +39,16 @@ module array_dot #(
   end else if (PE == matrix_unit_pkg::PE_NVFP4) begin : g_nvfp4
     logic [255:0] ca, cb;
     logic [31:0]  sa, sb;
-    always_comb begin
-      for (int j = 0; j < 4; j++) begin
-        sa[8*j +: 8]  = a[72*j +: 8];
-        sb[8*j +: 8]  = b[72*j +: 8];
-        ca[64*j +: 64] = a[72*j + 8 +: 64];
-        cb[64*j +: 64] = b[72*j + 8 +: 64];
-      end
-    end
+    array_records #(.N(4), .CODE_BITS(64)) u_ra (.block(a), .scales(sa), .codes(ca));
+    array_records #(.N(4), .CODE_BITS(64)) u_rb (.block(b), .scales(sb), .codes(cb));
     nvfp4_dot64 #(.STAGES(STAGES)) u (
       .clk, .rst_n, .in_valid, .in_ready(in_ready_unused), .a(ca), .b(cb), .sa, .sb, .out_valid,
       .out_ready(1'b1), .out);
   end else if (PE == matrix_unit_pkg::PE_MXFP4) begin : g_mxfp4
     logic [255:0] ca, cb;
     logic [15:0]  sa, sb;
-    always_comb begin
-      for (int i = 0; i < 2; i++) begin
-        sa[8*i +: 8]     = a[136*i +: 8];
-        sb[8*i +: 8]     = b[136*i +: 8];
-        ca[128*i +: 128] = a[136*i + 8 +: 128];
-        cb[128*i +: 128] = b[136*i + 8 +: 128];
-      end
-    end
+    array_records #(.N(2), .CODE_BITS(128)) u_ra (.block(a), .scales(sa), .codes(ca));
+    array_records #(.N(2), .CODE_BITS(128)) u_rb (.block(b), .scales(sb), .codes(cb));
     mxfp4_dot64 #(.STAGES(STAGES)) u (
       .clk, .rst_n, .in_valid, .in_ready(in_ready_unused), .a(ca), .b(cb), .sa, .sb, .out_valid,
       .out_ready(1'b1), .out);

@@ -20,14 +20,8 @@ module array_loadwalk #(
   input  logic        rst_n,
   input  logic        run,
   input  logic        nmk,
-  input  logic        res,
   input  logic        two_slots,
-  input  logic [15:0] M,
-  input  logic [15:0] N,
-  input  logic [15:0] KB,
-  input  logic [7:0]  mt,
-  input  logic [7:0]  nt,
-  input  logic [7:0]  ktu,
+  input  matrix_unit_pkg::shape_t shape,
   // the head job
   output logic        head,
   output logic        slot,
@@ -51,7 +45,7 @@ module array_loadwalk #(
   logic [15:0] slast [2];
 
   array_walk u_walk (
-    .clk, .rst_n, .run, .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv((run && !done && hit) || take),
+    .clk, .rst_n, .run, .nmk, .shape, .adv((run && !done && hit) || take),
     .skip(hit && nmk == (IS_B != 0)), .kslots(two_slots ? 2'd2 : 2'd1),
     .done, .idx, .out(out_unused), .mo, .no, .ko, .rs(rs_unused), .first(first_unused), .last(last_unused),
     .m0, .ml, .n0, .nl, .k0, .kl);

@@ -24,41 +24,35 @@ module array_sequencer #(
   input  logic        clk,
   input  logic        rst_n,
   input  logic        running,
-  input  logic [15:0] M,
-  input  logic [15:0] N,
-  input  logic [15:0] KB,
-  input  logic [7:0]  mt,
-  input  logic [7:0]  nt,
-  input  logic [7:0]  ktu,
+  input  matrix_unit_pkg::shape_t shape,
   input  logic [1:0]  order_cfg,
-  input  logic        res,
   input  logic [2:0]  slots_cfg,   // {acc, B, A}: two slots
   output logic        job_valid,
-  output logic [63:0] job,
+  output matrix_unit_pkg::job_t job,
   input  logic        job_take,
   input  logic        job_done,
   output logic        st_valid,
-  output logic [63:0] st,
+  output matrix_unit_pkg::step_t st,
   output logic        st_ready,
   input  logic        st_take,
   output logic        ld_valid,
-  output logic [63:0] ld,
+  output matrix_unit_pkg::step_t ld,
   output logic        ld_ready,
   input  logic        ld_take
 );
   // ---- loop order ----
   logic [7:0]  tm, tn, tk;
   logic        nmk;
-  assign tm = 8'((32'(M) + 32'(mt) - 1) / 32'(mt));
-  assign tn = 8'((32'(N) + 32'(nt) - 1) / 32'(nt));
-  assign tk = 8'((32'(KB) + 32'(ktu) - 1) / 32'(ktu));
+  assign tm = 8'((32'(shape.M) + 32'(shape.mt) - 1) / 32'(shape.mt));
+  assign tn = 8'((32'(shape.N) + 32'(shape.nt) - 1) / 32'(shape.nt));
+  assign tk = 8'((32'(shape.KB) + 32'(shape.ktu) - 1) / 32'(shape.ktu));
   always_comb begin
     logic [63:0] a_all, b_all, rep, sa, sb, a_mnk, b_mnk, a_nmk, b_nmk;
-    rep = res ? 2 : 1;
+    rep = shape.res ? 2 : 1;
     sa = slots_cfg[0] ? 2 : 1;
     sb = slots_cfg[1] ? 2 : 1;
-    a_all = 64'(M) * rep * 64'(KB);
-    b_all = 64'(N) * 64'(KB);
+    a_all = 64'(shape.M) * rep * 64'(shape.KB);
+    b_all = 64'(shape.N) * 64'(shape.KB);
     a_mnk = (64'(tk) <= sa) ? 1 : 64'(tn) * rep;
     b_mnk = (64'(tn) * 64'(tk) <= sb) ? 1 : 64'(tm) * ((64'(tk) <= sb) ? 1 : rep);
     b_nmk = (64'(tk) <= sb) ? 1 : 64'(tm) * rep;
@@ -74,11 +68,11 @@ module array_sequencer #(
   logic [15:0] a_first, b_first, a_row0, b_row0, a_k0, b_k0, a_tag, b_tag;
   logic [7:0]  a_nrows, b_nrows, a_kl, b_kl;
   array_loadwalk #(.IS_B(0)) u_a (
-    .clk, .rst_n, .run(running), .nmk, .res, .two_slots(slots_cfg[0]), .M, .N, .KB, .mt, .nt, .ktu,
+    .clk, .rst_n, .run(running), .nmk, .two_slots(slots_cfg[0]), .shape,
     .head(ah), .slot(a_slot), .trig(a_trig), .first(a_first), .row0(a_row0), .nrows(a_nrows), .k0(a_k0), .kl(a_kl),
     .tag(a_tag), .take(a_take), .walking(aw), .lb_trig(a_lb));
   array_loadwalk #(.IS_B(1)) u_b (
-    .clk, .rst_n, .run(running), .nmk, .res, .two_slots(slots_cfg[1]), .M, .N, .KB, .mt, .nt, .ktu,
+    .clk, .rst_n, .run(running), .nmk, .two_slots(slots_cfg[1]), .shape,
     .head(bh), .slot(b_slot), .trig(b_trig), .first(b_first), .row0(b_row0), .nrows(b_nrows), .k0(b_k0), .kl(b_kl),
     .tag(b_tag), .take(b_take), .walking(bw), .lb_trig(b_lb));
 
@@ -87,10 +81,17 @@ module array_sequencer #(
   logic [15:0] s_idx_u, s_out, s_m0, s_n0, s_k0_u, s_trig;
   logic [7:0]  s_mo_u, s_no, s_ko_u, s_ml, s_nl, s_kl_u, ks;
   logic        s_take;
-  assign ks = res ? 8'(2 * 32'(tk)) : tk;
+  assign ks = shape.res ? 8'(2 * 32'(tk)) : tk;
   // Walks output tiles: steps with K tile 1 and no residual phase are exactly the output tiles.
+  matrix_unit_pkg::shape_t tiles;
+  always_comb begin
+    tiles     = shape;
+    tiles.KB  = 16'd1;
+    tiles.ktu = 8'd1;
+    tiles.res = 1'b0;
+  end
   array_walk u_sw (
-    .clk, .rst_n, .run(running), .nmk, .res(1'b0), .M, .N, .KB(16'd1), .mt, .nt, .ktu(8'd1), .adv(s_take),
+    .clk, .rst_n, .run(running), .nmk, .shape(tiles), .adv(s_take),
     .skip(1'b0), .kslots(2'd0), .done(sdone), .idx(s_idx_u), .out(s_out), .mo(s_mo_u), .no(s_no), .ko(s_ko_u),
     .rs(s_rs_u), .first(s_first_u), .last(s_last_u), .m0(s_m0), .ml(s_ml), .n0(s_n0), .nl(s_nl), .k0(s_k0_u), .kl(s_kl_u));
   assign s_trig = 16'(32'(s_out) * 32'(ks) + 32'(ks) - 1);
@@ -131,22 +132,22 @@ module array_sequencer #(
   always_comb begin
     job = '0;
     if (pick_s) begin
-      job[1:0]   = 2'd2;
-      job[2]     = slots_cfg[2] ? s_out[0] : 1'b0;
-      job[18:3]  = s_out + 16'd1;
-      job[30:19] = s_m0[11:0];
-      job[38:31] = s_ml;
-      job[46:39] = s_nl;
-      job[62:55] = s_no;
+      job.kind  = 2'd2;
+      job.slot  = slots_cfg[2] ? s_out[0] : 1'b0;
+      job.waitn = s_out + 16'd1;
+      job.row0  = s_m0[11:0];
+      job.rows  = s_ml;
+      job.k0    = s_nl;
+      job.no    = s_no;
     end else begin
-      job[1:0]   = pick_b ? 2'd1 : 2'd0;
-      job[2]     = pick_b ? b_slot : a_slot;
-      job[18:3]  = 16'((pick_b ? b_trig : a_trig) + 17'd1);
-      job[30:19] = pick_b ? b_row0[11:0] : a_row0[11:0];
-      job[38:31] = pick_b ? b_nrows : a_nrows;
-      job[46:39] = pick_b ? b_k0[7:0] : a_k0[7:0];
-      job[54:47] = pick_b ? b_kl : a_kl;
-      job[63]    = !pick_b && res;
+      job.kind  = pick_b ? 2'd1 : 2'd0;
+      job.slot  = pick_b ? b_slot : a_slot;
+      job.waitn = 16'((pick_b ? b_trig : a_trig) + 17'd1);
+      job.row0  = pick_b ? b_row0[11:0] : a_row0[11:0];
+      job.rows  = pick_b ? b_nrows : a_nrows;
+      job.k0    = pick_b ? b_k0[7:0] : a_k0[7:0];
+      job.kn    = pick_b ? b_kl : a_kl;
+      job.res   = !pick_b && shape.res;
     end
   end
 
@@ -165,8 +166,8 @@ module array_sequencer #(
       f_wr <= '0; f_rd <= '0; a_v[0] <= 1'b0; a_v[1] <= 1'b0; b_v[0] <= 1'b0; b_v[1] <= 1'b0; stores_done <= '0;
     end else begin
       if (job_take) begin
-        fifo[f_wr]  <= {job[1:0], pick_b ? b_tag : a_tag};
-        fslot[f_wr] <= job[2];
+        fifo[f_wr]  <= {job.kind, pick_b ? b_tag : a_tag};
+        fslot[f_wr] <= job.slot;
         f_wr <= f_wr + 5'd1;
       end
       if (job_done) begin
@@ -189,11 +190,11 @@ module array_sequencer #(
   logic [15:0] t_idx_u, t_out, t_m0_u, t_n0_u, t_k0_u, l_idx_u, l_out_u, l_m0_u, l_n0_u, l_k0_u;
   logic [7:0]  t_mo, t_no, t_ko, t_ml, t_nl, t_kl, l_mo_u, l_no, l_ko, l_ml_u, l_nl, l_kl;
   array_walk u_tw (
-    .clk, .rst_n, .run(running), .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv(st_take), .skip(1'b0), .kslots(2'd0),
+    .clk, .rst_n, .run(running), .nmk, .shape, .adv(st_take), .skip(1'b0), .kslots(2'd0),
     .done(t_done), .idx(t_idx_u), .out(t_out), .mo(t_mo), .no(t_no), .ko(t_ko), .rs(t_rs), .first(t_first),
     .last(t_last), .m0(t_m0_u), .ml(t_ml), .n0(t_n0_u), .nl(t_nl), .k0(t_k0_u), .kl(t_kl));
   array_walk u_lw (
-    .clk, .rst_n, .run(running), .nmk, .res, .M, .N, .KB, .mt, .nt, .ktu, .adv(ld_take), .skip(1'b0), .kslots(2'd0),
+    .clk, .rst_n, .run(running), .nmk, .shape, .adv(ld_take), .skip(1'b0), .kslots(2'd0),
     .done(l_done), .idx(l_idx_u), .out(l_out_u), .mo(l_mo_u), .no(l_no), .ko(l_ko), .rs(l_rs_u), .first(l_first_u),
     .last(l_last_u), .m0(l_m0_u), .ml(l_ml_u), .n0(l_n0_u), .nl(l_nl), .k0(l_k0_u), .kl(l_kl));
 
@@ -213,23 +214,23 @@ module array_sequencer #(
                     have({t_no, t_ko}, b_have[0], b_v[0], b_have[1], b_v[1], slots_cfg[1]) && t_acc_ok;
   always_comb begin
     st = '0;
-    st[0]     = which({t_mo, t_ko}, a_have[0], a_v[0]);
-    st[1]     = which({t_no, t_ko}, b_have[0], b_v[0]);
-    st[2]     = slots_cfg[2] ? t_out[0] : 1'b0;
-    st[10:3]  = t_ml;
-    st[18:11] = t_nl;
-    st[26:19] = t_kl;
-    st[27]    = !(t_ko == 8'd0 && !t_rs);   // continue: every step but an output's first (fused residual)
-    st[28]    = t_last;
-    st[29]    = t_rs;
+    st.aslot = which({t_mo, t_ko}, a_have[0], a_v[0]);
+    st.bslot = which({t_no, t_ko}, b_have[0], b_v[0]);
+    st.cslot = slots_cfg[2] ? t_out[0] : 1'b0;
+    st.ml    = t_ml;
+    st.nl    = t_nl;
+    st.kb    = t_kl;
+    st.cont  = !(t_ko == 8'd0 && !t_rs);   // continue: every step but an output's first (fused residual)
+    st.last  = t_last;
+    st.res   = t_rs;
   end
   assign ld_valid = running && !l_done;
   assign ld_ready = have({l_no, l_ko}, b_have[0], b_v[0], b_have[1], b_v[1], slots_cfg[1]);
   always_comb begin
     ld = '0;
-    ld[1]     = which({l_no, l_ko}, b_have[0], b_v[0]);
-    ld[18:11] = l_nl;
-    ld[26:19] = l_kl;
+    ld.bslot = which({l_no, l_ko}, b_have[0], b_v[0]);
+    ld.nl    = l_nl;
+    ld.kb    = l_kl;
   end
 
   logic unused_ok;

@@ -14,13 +14,7 @@ module array_walk (
   input  logic        rst_n,
   input  logic        run,
   input  logic        nmk,
-  input  logic        res,
-  input  logic [15:0] M,
-  input  logic [15:0] N,
-  input  logic [15:0] KB,      // blocks per operand row (K padded to the dot width)
-  input  logic [7:0]  mt,
-  input  logic [7:0]  nt,
-  input  logic [7:0]  ktu,     // blocks per K tile
+  input  matrix_unit_pkg::shape_t shape,
   input  logic        adv,
   input  logic        skip,
   input  logic [1:0]  kslots,
@@ -41,59 +35,52 @@ module array_walk (
   output logic [7:0]  kl
 );
   logic [7:0] tm, tn, tk, ks, j;
-  assign tm = 8'((32'(M) + 32'(mt) - 1) / 32'(mt));
-  assign tn = 8'((32'(N) + 32'(nt) - 1) / 32'(nt));
-  assign tk = 8'((32'(KB) + 32'(ktu) - 1) / 32'(ktu));
-  assign ks = res ? 8'(2 * 32'(tk)) : tk;
+  assign tm = 8'((32'(shape.M) + 32'(shape.mt) - 1) / 32'(shape.mt));
+  assign tn = 8'((32'(shape.N) + 32'(shape.nt) - 1) / 32'(shape.nt));
+  assign tk = 8'((32'(shape.KB) + 32'(shape.ktu) - 1) / 32'(shape.ktu));
+  assign ks = shape.res ? 8'(2 * 32'(tk)) : tk;
 
   assign rs    = j >= tk;
   assign ko    = rs ? j - tk : j;
   assign first = j == 8'd0;
   assign last  = j + 8'd1 == ks;
-  assign m0    = 16'(32'(mo) * 32'(mt));
-  assign n0    = 16'(32'(no) * 32'(nt));
-  assign k0    = 16'(32'(ko) * 32'(ktu));
-  assign ml    = (32'(M) - 32'(m0) < 32'(mt)) ? 8'(32'(M) - 32'(m0)) : mt;
-  assign nl    = (32'(N) - 32'(n0) < 32'(nt)) ? 8'(32'(N) - 32'(n0)) : nt;
-  assign kl    = (32'(KB) - 32'(k0) < 32'(ktu)) ? 8'(32'(KB) - 32'(k0)) : ktu;
+  assign m0    = 16'(32'(mo) * 32'(shape.mt));
+  assign n0    = 16'(32'(no) * 32'(shape.nt));
+  assign k0    = 16'(32'(ko) * 32'(shape.ktu));
+  assign ml    = (32'(shape.M) - 32'(m0) < 32'(shape.mt)) ? 8'(32'(shape.M) - 32'(m0)) : shape.mt;
+  assign nl    = (32'(shape.N) - 32'(n0) < 32'(shape.nt)) ? 8'(32'(shape.N) - 32'(n0)) : shape.nt;
+  assign kl    = (32'(shape.KB) - 32'(k0) < 32'(shape.ktu)) ? 8'(32'(shape.KB) - 32'(k0)) : shape.ktu;
 
-  logic [7:0] inner, n_inner, left;   // inner-loop index, count, iterations after this one
+  // The loop indices as inner / outer (N / M tile for mnk, M / N tile for nmk).
+  logic [7:0] inner, outer, n_inner, n_outer, left;   // left: inner iterations after this one
   logic       rep;
-  assign inner   = nmk ? mo : no;
+  assign mo      = nmk ? inner : outer;
+  assign no      = nmk ? outer : inner;
   assign n_inner = nmk ? tm : tn;
+  assign n_outer = nmk ? tn : tm;
   assign left    = n_inner - inner - 8'd1;
   assign rep     = j == 8'd0 && inner != 8'd0 && left != 8'd0 && 32'(tk) <= 32'(kslots);
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      j <= '0; mo <= '0; no <= '0; idx <= '0; out <= '0; done <= 1'b0;
+      j <= '0; inner <= '0; outer <= '0; idx <= '0; out <= '0; done <= 1'b0;
     end else if (!run) begin
-      j <= '0; mo <= '0; no <= '0; idx <= '0; out <= '0; done <= 1'b0;
+      j <= '0; inner <= '0; outer <= '0; idx <= '0; out <= '0; done <= 1'b0;
     end else if (adv && !done && skip && rep) begin
-      idx <= idx + 16'(32'(left) * 32'(ks));
-      out <= out + 16'(left);
-      if (nmk) mo <= tm - 8'd1;
-      else     no <= tn - 8'd1;
+      idx   <= idx + 16'(32'(left) * 32'(ks));
+      out   <= out + 16'(left);
+      inner <= n_inner - 8'd1;
     end else if (adv && !done) begin
       idx <= idx + 16'd1;
       if (!last) j <= j + 8'd1;
       else begin
         j <= '0;
         out <= out + 16'd1;
-        if (!nmk) begin
-          if (no + 8'd1 != tn) no <= no + 8'd1;
-          else begin
-            no <= '0;
-            if (mo + 8'd1 != tm) mo <= mo + 8'd1;
-            else done <= 1'b1;
-          end
-        end else begin
-          if (mo + 8'd1 != tm) mo <= mo + 8'd1;
-          else begin
-            mo <= '0;
-            if (no + 8'd1 != tn) no <= no + 8'd1;
-            else done <= 1'b1;
-          end
+        if (left != 8'd0) inner <= inner + 8'd1;
+        else begin
+          inner <= '0;
+          if (outer + 8'd1 != n_outer) outer <= outer + 8'd1;
+          else done <= 1'b1;
         end
       end
     end

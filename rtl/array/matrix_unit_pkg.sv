@@ -38,6 +38,52 @@ package matrix_unit_pkg;
     endcase
   endfunction
 
+  // The instruction words (matrix_unit_top's programs; array_sequencer makes the same words).
+  // A DMA job: a tile load (kind 0 A, 1 B) or an output-tile store (2), waiting until `waitn` steps
+  // (stores: output tiles) are done; rows row0 .. row0 + rows - 1; loads: blocks k0 .. k0 + kn - 1
+  // of each row, res = the residual rows too (A); stores: k0 = values per row, no = the N tile.
+  typedef struct packed {
+    logic        res;
+    logic [7:0]  no;
+    logic [7:0]  kn;
+    logic [7:0]  k0;
+    logic [7:0]  rows;
+    logic [11:0] row0;
+    logic [15:0] waitn;
+    logic        slot;
+    logic [1:0]  kind;
+  } job_t;
+  // A step: operand and accumulator slots, its extent (ml x nl outputs, kb blocks), cont (add to
+  // the partial sums), last (its output tile is complete), res (residual step); need / need_b:
+  // DMA jobs done before the step / before its B tile (the WS weight loader).
+  typedef struct packed {
+    logic [1:0]  pad;
+    logic [15:0] need_b;
+    logic [15:0] need;
+    logic        res;
+    logic        last;
+    logic        cont;
+    logic [7:0]  kb;
+    logic [7:0]  nl;
+    logic [7:0]  ml;
+    logic        cslot;
+    logic        bslot;
+    logic        aslot;
+  } step_t;
+
+  // One GEMM's shape and tiling as the sequencer's walks see it (registers SHAPE, LAYOUT, TILE and
+  // MODE.residual of matrix_unit_top): M x N outputs, KB blocks per operand row, tiles of mt x nt
+  // outputs and ktu blocks, res = the shared residual phase (every output tile's K steps twice).
+  typedef struct packed {
+    logic [15:0] M;
+    logic [15:0] N;
+    logic [15:0] KB;
+    logic [7:0]  mt;
+    logic [7:0]  nt;
+    logic [7:0]  ktu;
+    logic        res;
+  } shape_t;
+
   // FP32 values of one output row per store beat are packed contiguously: a row of n values is
   // ceil(32 n / block_bits) beats (memory.bytes_per_cycle = block bytes in the TLM config).
 endpackage

@@ -12,12 +12,14 @@
 ../sparse_residual_add.sv
 matrix_unit_pkg.sv
 array_compress24.sv
+array_records.sv
 array_dot.sv
 array_pe.sv
 array_mem.sv
 array_dma.sv
 array_opbuf.sv
 array_grid.sv
+array_folds.sv
 array_core.sv
 array_walk.sv
 array_loadwalk.sv

@@ -34,10 +34,10 @@
 //             the last output tile's store completes)
 //   5 SHAPE   [15:0] M, [31:16] N (sequencer)   6 TILE [7:0] MT, [15:8] NT, [23:16] K tile (blocks)
 //   7 SCALES  NVFP4 per-tensor decode scales: A [31:0], B [63:32] (FP32 bits)
-// DMA instruction: [1:0] kind (0 A, 1 B, 2 store) [2] slot [18:3] wait (steps done; stores:
+// DMA instruction (matrix_unit_pkg::job_t): [1:0] kind (0 A, 1 B, 2 store) [2] slot [18:3] wait (steps done; stores:
 //   output tiles done) [30:19] row0 [38:31] rows [46:39] first block (stores: values per row)
 //   [54:47] blocks per row [62:55] N tile (stores) [63] residual rows (A).
-// Step instruction: [0] A slot [1] B slot [2] acc slot [10:3] ml [18:11] nl [26:19] kb
+// Step instruction (matrix_unit_pkg::step_t): [0] A slot [1] B slot [2] acc slot [10:3] ml [18:11] nl [26:19] kb
 //   [27] cont [28] last (output tile complete) [29] residual [45:30] need (jobs done before the
 //   step) [61:46] need_b (jobs done before its B tile: the WS weight loader).
 module matrix_unit_top #(
@@ -141,7 +141,8 @@ module matrix_unit_top #(
 
   // ---- control: the program or the sequencer ----
   logic [PROG_AW-1:0] dma_pc, cmp_pc, ld_pc;
-  logic [63:0] dj, sj, lj, q_dj, q_sj, q_lj;
+  matrix_unit_pkg::job_t  dj, q_dj, x_dj;
+  matrix_unit_pkg::step_t sj, lj, q_sj, q_lj, x_sj, x_lj;
   logic        dj_valid, sj_valid, lj_valid, q_dj_valid, q_sj_valid, q_lj_valid, q_sj_ready, q_lj_ready;
   logic        job_take, st_take, ld_take;
   assign dj = dma_prog[dma_pc];
@@ -163,11 +164,19 @@ module matrix_unit_top #(
   end
 
   logic        x_dj_valid, x_sj_valid, x_lj_valid, x_sj_ready, x_lj_ready;
-  logic [63:0] x_dj, x_sj, x_lj;
+  matrix_unit_pkg::shape_t shape;
+  always_comb begin
+    shape.M   = regs[5][15:0];
+    shape.N   = regs[5][31:16];
+    shape.KB  = regs[3][15:0];
+    shape.mt  = regs[6][7:0];
+    shape.nt  = regs[6][15:8];
+    shape.ktu = regs[6][23:16];
+    shape.res = res_on;
+  end
   array_sequencer #(.R(R), .C(C)) u_seq (
     .clk, .rst_n, .running(running && seq),
-    .M(regs[5][15:0]), .N(regs[5][31:16]), .KB(regs[3][15:0]), .mt(regs[6][7:0]), .nt(regs[6][15:8]),
-    .ktu(regs[6][23:16]), .order_cfg(order), .res(res_on), .slots_cfg,
+    .shape, .order_cfg(order), .slots_cfg,
     .job_valid(x_dj_valid), .job(x_dj), .job_take, .job_done,
     .st_valid(x_sj_valid), .st(x_sj), .st_ready(x_sj_ready), .st_take,
     .ld_valid(x_lj_valid), .ld(x_lj), .ld_ready(x_lj_ready), .ld_take);
@@ -178,8 +187,8 @@ module matrix_unit_top #(
   assign q_sj       = seq ? x_sj : sj;
   assign q_lj_valid = seq ? x_lj_valid : lj_valid;
   assign q_lj       = seq ? x_lj : lj;
-  assign q_sj_ready = seq ? x_sj_ready : jobs_done >= q_sj[45:30];
-  assign q_lj_ready = seq ? x_lj_ready : jobs_done >= q_lj[61:46];
+  assign q_sj_ready = seq ? x_sj_ready : jobs_done >= q_sj.need;
+  assign q_lj_ready = seq ? x_lj_ready : jobs_done >= q_lj.need_b;
 
   // ---- DMA and memory ----
   logic          eligible, req_valid, req_write, bus_valid, bus_write, rsp_valid, rsp_write, rsp_last;
@@ -187,15 +196,13 @@ module matrix_unit_top #(
   logic [7:0]    req_beats, bus_beat, rsp_beat;
   logic [11:0]   req_meta, bus_meta, rsp_meta;
   logic [WB-1:0] bus_wdata, rsp_data;
-  assign eligible = (q_dj[1:0] == 2'd2) ? outs_done >= q_dj[18:3] : steps_done >= q_dj[18:3];
+  assign eligible = (q_dj.kind == 2'd2) ? outs_done >= q_dj.waitn : steps_done >= q_dj.waitn;
 
   array_dma #(.AW(AW), .MT(MT), .WB(WB), .MAXOUT(MAXOUT)) u_dma (
     .clk, .rst_n, .running, .outst,
     .a_base(AW'(regs[2][15:0])), .b_base(AW'(regs[2][31:16])), .r_base(AW'(regs[2][47:32])),
     .c_base(AW'(regs[2][63:48])), .kb_row(regs[3][15:0]), .c_row(regs[3][31:16]), .c_tile(regs[3][47:32]),
-    .job_valid(q_dj_valid), .job_eligible(eligible), .job_kind(q_dj[1:0]), .job_slot(q_dj[2]),
-    .job_row0(q_dj[30:19]), .job_nrows(q_dj[38:31]), .job_ku0(q_dj[46:39]), .job_kun(q_dj[54:47]),
-    .job_res(q_dj[63]), .job_no(q_dj[62:55]), .job_nl(q_dj[46:39]), .job_take,
+    .job_valid(q_dj_valid), .job_eligible(eligible), .job(q_dj), .job_take,
     .req_valid, .req_write, .req_addr, .req_beats, .req_meta, .rsp_done(rsp_valid && rsp_last));
 
   array_mem #(.WB(WB), .AW(AW), .MAXLAT(MAXLAT), .QD(MAXOUT), .MW(12)) u_mem (
@@ -214,10 +221,8 @@ module matrix_unit_top #(
   array_core #(.PE(PE), .HIF8_N(HIF8_N), .HIF8_W(HIF8_W), .HIF8_STICKY(HIF8_STICKY), .STAGES(STAGES), .WB(WB),
                .R(R), .C(C), .MT(MT), .NT(NT), .KTU(KTU), .ARES(ARES)) u_core (
     .clk, .rst_n, .running, .ws, .wdb, .nba, .nbb, .fa, .fb, .dw, .dcyc,
-    .st_valid(q_sj_valid), .st_ready(q_sj_ready), .st_aslot(q_sj[0]), .st_bslot(q_sj[1]), .st_cslot(q_sj[2]),
-    .st_ml(q_sj[10:3]), .st_nl(q_sj[18:11]), .st_kb(q_sj[26:19]), .st_cont(q_sj[27]), .st_last(q_sj[28]),
-    .st_res(q_sj[29]), .st_take,
-    .ld_valid(q_lj_valid), .ld_ready(q_lj_ready), .ld_bslot(q_lj[1]), .ld_nl(q_lj[18:11]), .ld_kb(q_lj[26:19]),
+    .st_valid(q_sj_valid), .st_ready(q_sj_ready), .st(q_sj), .st_take,
+    .ld_valid(q_lj_valid), .ld_ready(q_lj_ready), .ld(q_lj),
     .ld_take,
     .a_we(rsp_valid && !rsp_write && rsp_meta[10:9] == 2'd0), .b_we(rsp_valid && !rsp_write && rsp_meta[10:9] == 2'd1),
     .w_slot(rsp_meta[8]), .w_row(rsp_meta[7:0]), .w_col(rsp_beat), .w_data(rsp_data),
@@ -250,17 +255,16 @@ module matrix_unit_top #(
   // program's cycle by cycle.
   always_ff @(posedge clk) begin
     if (running && job_take)
-      $display("trace %0d job kind %0d slot %0d wait %0d row0 %0d rows %0d k0 %0d", cyc, q_dj[1:0], q_dj[2],
-               q_dj[18:3], q_dj[30:19], q_dj[38:31], q_dj[46:39]);
+      $display("trace %0d job kind %0d slot %0d wait %0d row0 %0d rows %0d k0 %0d", cyc, q_dj.kind, q_dj.slot,
+               q_dj.waitn, q_dj.row0, q_dj.rows, q_dj.k0);
     if (running && st_take)
-      $display("trace %0d step a %0d b %0d c %0d ml %0d nl %0d kb %0d last %0d", cyc, q_sj[0], q_sj[1], q_sj[2],
-               q_sj[10:3], q_sj[18:11], q_sj[26:19], q_sj[28]);
-    if (running && ld_take) $display("trace %0d wload b %0d", cyc, q_lj[1]);
+      $display("trace %0d step a %0d b %0d c %0d ml %0d nl %0d kb %0d last %0d", cyc, q_sj.aslot, q_sj.bslot,
+               q_sj.cslot, q_sj.ml, q_sj.nl, q_sj.kb, q_sj.last);
+    if (running && ld_take) $display("trace %0d wload b %0d", cyc, q_lj.bslot);
   end
 `endif
 
   logic unused_ok;
   assign unused_ok = &{1'b0, bus_valid, bus_write, bus_meta[11:9], regs[0][63:9], regs[1][63:48], regs[3][63:48],
-                       regs[4][63:48], regs[5][63:32], regs[6][63:24], alpha, slots_cfg, res_on,
-                       q_sj[63:46], q_lj[63:27], q_lj[10:2], q_lj[0]};
+                       regs[4][63:48], regs[5][63:32], regs[6][63:24], alpha, slots_cfg, res_on};
 endmodule

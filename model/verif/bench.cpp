@@ -77,6 +77,28 @@ std::string hex_nibbles(const uint8_t* c, int n) {
   return s;
 }
 
+void random_e2m1_codes(SplitMix64& r, uint8_t* a, uint8_t* b, int n) {
+  for (int k = 0; k < n; ++k) {
+    a[k] = static_cast<uint8_t>(r.below(16));
+    b[k] = static_cast<uint8_t>(r.below(16));
+  }
+}
+
+std::vector<PortField> e2m1_code_ports() {
+  return {{"a", 0, 256, "64 E2M1 codes, element k at [4k+3:4k] (bit 3 sign)"}, {"b", 256, 256, "64 E2M1 codes"}};
+}
+
+std::string e2m1_operand_line(const char* name, const std::string& scales, const uint8_t* codes) {
+  return std::string(name) + ": " + scales + "  E2M1 codes k=0..63: " + hex_nibbles(codes, 64) + "\n";
+}
+
+void check_stages_only(const std::vector<Params>& sets, const std::string& unit, int def, int max) {
+  for (const Params& p : sets) {
+    check_params(p, {"STAGES"}, unit);
+    param(p, "STAGES", def, 0, max);
+  }
+}
+
 int param(const Params& p, const std::string& name, int def, int lo, int hi) {
   int v = def;
   for (const auto& kv : p)

@@ -122,6 +122,17 @@ std::string hex_codes(const uint16_t* c, int n, int digits);
 // n 4-bit codes, one hex digit each, code 0 first.
 std::string hex_nibbles(const uint8_t* c, int n);
 
+// ---- the two E2M1 code operands of the FP4 block-scaled dots (mxfp4_dot64, nvfp4_dot64) ----
+// n codes of A and of B, each uniform over the 16 codes (drawn a[k], b[k], k = 0, 1, ...).
+void random_e2m1_codes(SplitMix64& r, uint8_t* a, uint8_t* b, int n);
+// Ports a and b: 64 E2M1 codes each, element k at [4k+3:4k], from bit 0 of the transaction.
+std::vector<PortField> e2m1_code_ports();
+// "<name>: <scales>  E2M1 codes k=0..63: <64 hex digits>\n": one operand of a mismatch report.
+std::string e2m1_operand_line(const char* name, const std::string& scales, const uint8_t* codes);
+
+// Checks the parameter sets of a unit whose only RTL parameter is STAGES (default `def`, 0..`max`).
+void check_stages_only(const std::vector<Params>& sets, const std::string& unit, int def, int max);
+
 // " <name 0> <name 1> ...": the parameter sets (anything with name()) for a banner.
 template <class Variant>
 std::string variant_names(const std::vector<Variant>& vars) {

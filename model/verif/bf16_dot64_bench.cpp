@@ -88,10 +88,7 @@ class Bf16Bench : public BenchBase {
       const Variant& va = vars_[v];
       const std::string p = va.name() + ".";
       Bins b;
-      for (int g = 0; g < va.window(); ++g) {
-        const int id = c.declare(p + "gap." + std::to_string(g));
-        if (g == 0) b.gap = id;
-      }
+      b.gap = c.declare_each(va.window(), [&](int g) { return p + "gap." + std::to_string(g); });
       b.gap_out = c.declare(p + "gap." + std::to_string(va.window()) + "+_out_of_window");
       b.drop_part = c.declare(p + "drop.partial");
       b.jam = va.sticky ? c.declare(p + "sticky.jam_bit_set") : -1;

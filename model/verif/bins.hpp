@@ -109,6 +109,31 @@ struct SpecialBins {
   }
 };
 
+// The bins of the HiF4 scale tree (hif4_dot64, and sparse_residual_add, whose dot is HiF4's):
+// for each level-2 group with a nonzero sum, the shift 0..2 that the two operands' E1_8 bits give
+// it (l2.g<i>.shift<s>); for each level-3 group with a nonzero product, the pair of the operands'
+// E1_16 bits (l3.g<j>.<xy><bit x><bit y>, `xy` naming the two operands).
+struct Hif4ScaleTreeBins {
+  int l2 = -1, l3 = -1;
+
+  void declare(Coverage& c, const std::string& xy) {
+    l2 = c.declare_each(8 * 3, [](int k) { return "l2.g" + std::to_string(k / 3) + ".shift" + std::to_string(k % 3); });
+    l3 = c.declare_each(16 * 4, [&](int k) {
+      return "l3.g" + std::to_string(k / 4) + "." + xy + std::to_string((k >> 1) & 1) + std::to_string(k & 1);
+    });
+  }
+
+  // `group`: the 8 level-2 sums; `x`, `y`: the operands' scales (e1_8, e1_16); `l3_nonzero(j)`:
+  // level-3 group j has a nonzero product.
+  template <class ScaleX, class ScaleY, class L3Nonzero>
+  void count(Coverage& c, const int16_t* group, const ScaleX& x, const ScaleY& y, L3Nonzero l3_nonzero) const {
+    for (int i = 0; i < 8; ++i)
+      if (group[i]) c.hit(l2 + 3 * i + ((x.e1_8 >> i) & 1) + ((y.e1_8 >> i) & 1));
+    for (int j = 0; j < 16; ++j)
+      if (l3_nonzero(j)) c.hit(l3 + 4 * j + 2 * ((x.e1_16 >> j) & 1) + ((y.e1_16 >> j) & 1));
+  }
+};
+
 // The element bins of an E2M1 dot product (sign bit 3): prod.sign.{pp,pn,np,nn} of the nonzero
 // products p[k] = A[k] x B[k], and elem.neg_zero_code (an element code 8, -0).
 struct E2m1ElemBins {

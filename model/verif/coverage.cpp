@@ -12,10 +12,15 @@ int Coverage::declare(const std::string& name, bool required) {
 }
 
 int Coverage::declare_group(const std::string& prefix, const std::vector<std::string>& names, bool required) {
+  return declare_each(static_cast<int>(names.size()), [&](int i) { return prefix + names[static_cast<size_t>(i)]; },
+                      required);
+}
+
+int Coverage::declare_each(int n, const std::function<std::string(int)>& name, bool required) {
   int first = -1;
-  for (const auto& n : names) {
-    const int i = declare(prefix + n, required);
-    if (first < 0) first = i;
+  for (int i = 0; i < n; ++i) {
+    const int id = declare(name(i), required);
+    if (i == 0) first = id;
   }
   return first;
 }

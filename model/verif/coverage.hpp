@@ -4,6 +4,7 @@
 // its vectors hit.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ class Coverage {
   int declare(const std::string& name, bool required = true);
   // Declares prefix[i] for i in names; returns the first id (ids are consecutive).
   int declare_group(const std::string& prefix, const std::vector<std::string>& names, bool required = true);
+  // Declares name(0), ..., name(n - 1) (a numbered family or a grid flattened row by row);
+  // returns the first id.
+  int declare_each(int n, const std::function<std::string(int)>& name, bool required = true);
   void hit(int id, uint64_t n = 1) { bins_[static_cast<size_t>(id)].count += n; }
   int id(const std::string& name) const;  // -1 if unknown
   uint64_t count(int id) const { return bins_[static_cast<size_t>(id)].count; }

@@ -76,12 +76,10 @@ class AccBench : public BenchBase {
       : BenchBase(ctx, kSources), vars_(std::move(vars)), blocks_(ctx, npy) {
     set_active(0, vars_.size());
     Coverage& c = cov();
-    for (int i = 0; i < stim::kF32Classes; ++i)
-      for (int j = 0; j < stim::kF32Classes; ++j) {
-        const int id = c.declare(std::string("pair.") + stim::f32_class_name(static_cast<F32Class>(i)) + "+" +
-                                 stim::f32_class_name(static_cast<F32Class>(j)));
-        if (i == 0 && j == 0) cov_pair_ = id;
-      }
+    cov_pair_ = c.declare_each(stim::kF32Classes * stim::kF32Classes, [](int k) {
+      return std::string("pair.") + stim::f32_class_name(static_cast<F32Class>(k / stim::kF32Classes)) + "+" +
+             stim::f32_class_name(static_cast<F32Class>(k % stim::kF32Classes));
+    });
     cov_cancel_ = c.declare("sum.exact_cancellation");
     cov_massive_ = c.declare("sum.massive_cancellation_10+bits");
     cov_ovf_rne_ = c.declare("overflow.rne_to_inf");
@@ -94,10 +92,8 @@ class AccBench : public BenchBase {
     cov_inexact_rz_ = c.declare("round.inexact_rz");
     cov_carry_ = c.declare("round.carry_into_exponent");
     // Every alignment shift of the adder: d = exponent difference (subnormals at 1), 0..27, 28+.
-    for (int d = 0; d <= 28; ++d) {
-      const int id = c.declare(d < 28 ? "align.d" + std::to_string(d) : std::string("align.d28+"));
-      if (d == 0) cov_align_ = id;
-    }
+    cov_align_ =
+        c.declare_each(29, [](int d) { return "align.d" + (d < 28 ? std::to_string(d) : std::string("28+")); });
     cov_gap_jam_ = c.declare("gap.4_to_27_jammed_sticky");
     cov_gap_sticky_ = c.declare("gap.28+_operand_is_sticky");
     cov_gap_far_ = c.declare("gap.model_far_path_100+");

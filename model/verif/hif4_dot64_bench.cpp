@@ -68,31 +68,15 @@ class Hif4Bench : public BenchBase {
     cov_zero_cancel_ = c.declare("result.zero_with_nonzero_products");
     cov_pos_ = c.declare("result.positive");
     cov_neg_ = c.declare("result.negative");
-    for (int i = 0; i < 8; ++i)
-      for (int sh = 0; sh < 3; ++sh) {
-        const int id = c.declare("l2.g" + std::to_string(i) + ".shift" + std::to_string(sh));
-        if (i == 0 && sh == 0) cov_l2_ = id;
-      }
-    for (int j = 0; j < 16; ++j)
-      for (int p = 0; p < 4; ++p) {
-        const int id = c.declare("l3.g" + std::to_string(j) + ".ab" + std::to_string(p >> 1) + std::to_string(p & 1));
-        if (j == 0 && p == 0) cov_l3_ = id;
-      }
+    tree_.declare(c, "ab");
     cov_imax_ = c.declare("I.max_pos");
     c.declare("I.max_neg");
     cov_bigmax_ = c.declare("big.max_magnitude");
     cov_xmin_ = c.declare("X.min_-104");
     cov_xmax_ = c.declare("X.max_22");
-    for (int ma = 0; ma < 4; ++ma)
-      for (int mb = 0; mb < 4; ++mb) {
-        const int id = c.declare("SS.MA" + std::to_string(ma) + "_MB" + std::to_string(mb));
-        if (ma == 0 && mb == 0) cov_ss_ = id;
-      }
+    cov_ss_ = c.declare_each(16, [](int k) { return "SS.MA" + std::to_string(k / 4) + "_MB" + std::to_string(k % 4); });
     // |big| >= 16 (SS >= 16, |I| >= 1), so the leading one is at bit 4..21.
-    for (int n = 4; n <= 21; ++n) {
-      const int id = c.declare("lead.bit" + std::to_string(n));
-      if (n == 4) cov_lead_ = id;
-    }
+    cov_lead_ = c.declare_each(18, [](int k) { return "lead.bit" + std::to_string(4 + k); });
     cov_negzero_ = c.declare("elem.neg_zero_code");
     cov_psign_ = c.declare_group("prod.sign.", {"pp", "pn", "np", "nn"});
     cov_expmin_ = c.declare("out.exp_field_min_27");
@@ -121,13 +105,8 @@ class Hif4Bench : public BenchBase {
       }
       if (a.nib[k] == 8 || b.nib[k] == 8) c.hit(cov_negzero_);
     }
-    for (int i = 0; i < 8; ++i)
-      if (st.group[i]) c.hit(cov_l2_ + 3 * i + ((a.e1_8 >> i) & 1) + ((b.e1_8 >> i) & 1));
-    for (int j = 0; j < 16; ++j) {
-      bool nz = false;
-      for (int k = 4 * j; k < 4 * j + 4; ++k) nz = nz || st.p[k];
-      if (nz) c.hit(cov_l3_ + 4 * j + 2 * ((a.e1_16 >> j) & 1) + ((b.e1_16 >> j) & 1));
-    }
+    tree_.count(c, st.group, a, b,
+                [&](int j) { return st.p[4 * j] || st.p[4 * j + 1] || st.p[4 * j + 2] || st.p[4 * j + 3]; });
     if (st.i_sum == dp::Hif4DotBounds::i_sum) c.hit(cov_imax_);
     if (st.i_sum == -dp::Hif4DotBounds::i_sum) c.hit(cov_imax_ + 1);
     if (st.big == dp::Hif4DotBounds::big || st.big == -dp::Hif4DotBounds::big) c.hit(cov_bigmax_);
@@ -277,7 +256,8 @@ class Hif4Bench : public BenchBase {
 
  private:
   ValueBlocks blocks_;
-  int cov_nan_a_, cov_zero_, cov_zero_cancel_, cov_pos_, cov_neg_, cov_l2_, cov_l3_, cov_imax_, cov_bigmax_;
+  Hif4ScaleTreeBins tree_;
+  int cov_nan_a_, cov_zero_, cov_zero_cancel_, cov_pos_, cov_neg_, cov_imax_, cov_bigmax_;
   int cov_xmin_, cov_xmax_, cov_ss_, cov_lead_, cov_negzero_, cov_psign_, cov_expmin_, cov_expmax_, cov_src_;
 };
 
@@ -285,10 +265,7 @@ class Hif4Bench : public BenchBase {
 
 std::unique_ptr<Bench> make_hif4_dot64_bench(const std::vector<Params>& sets, const BenchContext& ctx,
                                               const std::string& npy) {
-  for (const Params& p : sets) {
-    check_params(p, {"STAGES"}, "hif4_dot64");
-    param(p, "STAGES", 3, 0, 5);
-  }
+  check_stages_only(sets, "hif4_dot64", 3, 5);
   return std::unique_ptr<Bench>(new Hif4Bench(ctx, npy));
 }
 

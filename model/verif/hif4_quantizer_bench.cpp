@@ -110,31 +110,22 @@ class QuantBench : public BenchBase {
     cov_sf_carry_ = c.declare("sf.bf16_rounding_carry");
     cov_e6m2_tie_ = c.declare_group("e6m2.mantissa_rounding_tie_", {"even_down", "odd_up"});
     cov_e6m2_carry_ = c.declare("e6m2.mantissa_rounding_carry");
-    for (int code = 0; code < 255; ++code) {
+    cov_code_ = c.declare_each(255, [](int code) {
       char nm[32];
       std::snprintf(nm, sizeof nm, "e6m2.code_%02x", code);
-      const int id = c.declare(nm);
-      if (code == 0) cov_code_ = id;
-    }
+      return std::string(nm);
+    });
     cov_l2_tie_ = c.declare("l2.exact_tie_at_4");
     cov_l2_flip_ = c.declare("l2.bf16_compare_flip");
     cov_l3_tie_ = c.declare("l3.exact_tie_at_2");
     cov_l3_flip_ = c.declare("l3.bf16_compare_flip");
-    for (int m = 0; m < 8; ++m) {
-      const int id = c.declare("elem.m" + std::to_string(m));
-      if (m == 0) cov_m_ = id;
-    }
-    for (int m = 0; m < 7; ++m) {
-      const int id = c.declare("elem.tie_" + std::to_string(m) + ".5");
-      if (m == 0) cov_tie_ = id;
-    }
+    cov_m_ = c.declare_each(8, [](int m) { return "elem.m" + std::to_string(m); });
+    cov_tie_ = c.declare_each(7, [](int m) { return "elem.tie_" + std::to_string(m) + ".5"; });
     cov_sat_ = c.declare("elem.saturates_from_7.5_up");
     cov_neg0_ = c.declare("elem.negative_rounds_to_neg_zero");
     cov_sub_in_ = c.declare("elem.subnormal_input");
-    for (int p = 0; p < 4; ++p) {
-      const int id = c.declare("elem.shift_e8_" + std::to_string(p >> 1) + "_e16_" + std::to_string(p & 1));
-      if (p == 0) cov_shift_ = id;
-    }
+    cov_shift_ = c.declare_each(
+        4, [](int p) { return "elem.shift_e8_" + std::to_string(p >> 1) + "_e16_" + std::to_string(p & 1); });
     cov_src_ = c.declare_group("source.", kSources, false);
   }
 

@@ -103,6 +103,133 @@ uint8_t code_of(float v) {
 // The positive HiF8 code of the value 2^e (-22 <= e <= 15).
 uint8_t pow2_code(int e) { return code_of(std::ldexp(1.0f, e)); }
 
+// Corner vectors (Hif8Bench::corners, in this order): the IEEE specials and the extreme products.
+void special_corners(std::vector<Vector>& c, SplitMix64& r) {
+  // Specials in lane 3: NaN, Inf x 0, +Inf + -Inf, +Inf, -Inf; and the largest products.
+  const uint8_t sp[][4] = {{0x80, 0x38, 0, 0}, {0x6F, 0x00, 0, 0}, {0x6F, 0x38, 0xEF, 0x38},
+                           {0x6F, 0x38, 0, 0}, {0xEF, 0x38, 0x6E, 0x6E}, {0x6E, 0x6E, 0xEE, 0x6F}};
+  for (const auto& s4 : sp) {
+    Operands o;
+    for (int k = 0; k < 64; ++k) o.a[k] = o.b[k] = codes().pick(r, static_cast<int>(r.below(10)) - 5);
+    o.a[3] = s4[0];
+    o.b[3] = s4[1];
+    if (s4[2]) {
+      o.a[9] = s4[2];
+      o.b[9] = s4[3];
+    }
+    c.push_back(make_vec(o, kCorner));
+  }
+  // All 64 products at the extremes (2^12 x 2^12 and denormal x denormal), every sign mix.
+  for (int t = 0; t < 4; ++t) {
+    Operands o;
+    for (int k = 0; k < 64; ++k) {
+      o.a[k] = static_cast<uint8_t>((t < 2 ? 0x6E : 0x01) | ((k + t) % 3 == 0 ? 0x80 : 0));
+      o.b[k] = static_cast<uint8_t>(t < 2 ? 0x6D : 0x01);
+    }
+    c.push_back(make_vec(o, kCorner));
+  }
+}
+
+// Corner vectors: every alignment gap, and ties and carries at the rounding point.
+void alignment_and_rounding_corners(std::vector<Vector>& c, SplitMix64& r) {
+  // Every alignment gap 0..74: a product at Emax (pexp) and one g binades below, in the first
+  // 16 lanes (so every variant sees them).
+  for (int g = 0; g <= 74; ++g)
+    for (int rep = 0; rep < 2; ++rep) {
+      Operands o;
+      const int pt = 24 - static_cast<int>(r.below(static_cast<uint64_t>(75 - g)));  // pexp of the top product
+      const int ea = std::clamp(pt - 12, -25, 12);
+      o.a[0] = codes().pick(r, ea);
+      o.b[0] = codes().pick(r, pt - ea);
+      const int pl = pt - g, la = std::clamp(pl / 2, -25, 12);
+      o.a[1 + rep] = codes().pick(r, la);
+      o.b[1 + rep] = static_cast<uint8_t>(codes().pick(r, pl - la) | (r.below(2) ? 0x80 : 0));
+      c.push_back(make_vec(o, kCorner));
+    }
+  // Ties and carries from sums of exact powers of two (each 2^e = 2^(e/2) x 2^(e - e/2)):
+  // 1 + 2^-24 (tie, even: down), 1 + 2^-23 + 2^-24 (tie, odd: up), 2^0 + .. + 2^-24 (all ones
+  // plus a tie: carries to 2), 1 + 2^-24 + 2^-40 (above half), each also negated.
+  const std::vector<std::vector<int>> sums = {
+      {0, -24}, {0, -23, -24}, {0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19, -20, -21, -22, -23, -24},
+      {0, -24, -40}, {6, -18}, {-10, -34}};
+  for (const auto& es : sums)
+    for (int neg = 0; neg < 2; ++neg) {
+      Operands o;
+      for (size_t i = 0; i < es.size(); ++i) {
+        const int e = es[i], ea = e / 2, eb = e - ea;
+        o.a[i] = static_cast<uint8_t>(pow2_code(ea) | (neg ? 0x80 : 0));
+        o.b[i] = pow2_code(eb);
+      }
+      c.push_back(make_vec(o, kCorner));
+    }
+  // A carry inside a 24-bit window: 2 x 15 x 15 + 32 + 16 + 8 + 4 + 1 + 2^-1 + .. + 2^-16 =
+  // 2^9 - 2^-16, 25 ones at the window LSB 2^-16 (Emax = 8 for the top product 225 * 2^0): a
+  // tie with an odd kept part, rounding up to 2^9; exact in the wider windows too.
+  {
+    std::vector<std::pair<float, float>> pairs = {{15, 15}, {15, 15}, {32, 1}, {16, 1}, {8, 1}, {4, 1}, {1, 1}};
+    for (int k = 1; k <= 16; ++k) pairs.push_back({std::ldexp(1.0f, -k), 1.0f});
+    for (int neg = 0; neg < 2; ++neg) {
+      Operands o;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        o.a[i] = static_cast<uint8_t>(code_of(pairs[i].first) | (neg ? 0x80 : 0));
+        o.b[i] = code_of(pairs[i].second);
+      }
+      c.push_back(make_vec(o, kCorner));
+    }
+  }
+  // A round-up carry in a 24-bit truncating window with only 16 lanes: 15 products (found by a
+  // search over the HiF8 code pairs) whose sum in the window [2^-16, 2^8) is 2^26 - 2, i.e. 24
+  // ones, then a tie with an odd kept part: RNE rounds up and carries to 2^10.
+  {
+    const uint8_t pairs[][2] = {{0x0f, 0x4a}, {0x3d, 0x5f}, {0x1d, 0x5f}, {0x3d, 0x3d}, {0x33, 0x3f},
+                                {0x1b, 0x3f}, {0x0d, 0x0d}, {0x0d, 0x27}, {0x0d, 0x2d}, {0x17, 0x2f},
+                                {0x25, 0x2d}, {0x2b, 0x2f}, {0x0f, 0x4b}, {0x0f, 0x4a}, {0x08, 0x4b}};
+    Operands o;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
+      o.a[i] = pairs[i][0];
+      o.b[i] = pairs[i][1];
+    }
+    c.push_back(make_vec(o, kCorner));
+  }
+}
+
+// Corner vectors: the edges of the window (WindowEdgeBins).
+void window_edge_corners(std::vector<Vector>& c, SplitMix64& r) {
+  // The window's edges (WindowEdgeBins), in the first 16 lanes (every parameter set): +X and -X
+  // cancel exactly (X at 2^24 or 2^6), leaving a third product g binades below X whose kept bits
+  // and sticky bit are then the whole result, so every bit a window lost shows (odd significands
+  // where the format has them, exponents -6..0).
+  for (const int xp : {24, 6})
+    for (int g = 0; g <= 74 && xp - g >= -50; ++g) {
+      Operands o;
+      const int xa = std::clamp(xp / 2, -25, 12);
+      o.a[0] = codes().pick(r, xa);
+      o.b[0] = codes().pick(r, xp - xa);
+      o.a[1] = static_cast<uint8_t>(o.a[0] | 0x80);
+      o.b[1] = o.b[0];
+      const int pl = xp - g, la = std::clamp(pl / 2, -25, 12);
+      o.a[2] = static_cast<uint8_t>(codes().pick_odd(r, la) | (r.below(2) ? 0x80 : 0));
+      o.b[2] = codes().pick_odd(r, pl - la);
+      c.push_back(make_vec(o, kCorner));
+    }
+  // Zero products above the window: 0 times 2^12 (exponent sum -14) next to tiny products t
+  // binades below it.
+  for (int t = 1; t <= 36; ++t)
+    for (int side = 0; side < 2; ++side) {
+      Operands o;
+      (side ? o.b : o.a)[0] = 0x00;
+      (side ? o.a : o.b)[0] = codes().pick(r, 12);
+      const int pl = -14 - t, la = std::clamp(pl / 2, -25, 12);
+      o.a[1] = codes().pick_odd(r, la);
+      o.b[1] = codes().pick_odd(r, pl - la);
+      if (pl - 1 >= -50) {
+        o.a[2] = static_cast<uint8_t>(codes().pick(r, la) | 0x80);
+        o.b[2] = codes().pick(r, pl - 1 - la);
+      }
+      c.push_back(make_vec(o, kCorner));
+    }
+}
+
 class Hif8Bench : public BenchBase {
  public:
   Hif8Bench(const BenchContext& ctx, std::vector<Variant> vars, const std::string& npy)
@@ -119,10 +246,7 @@ class Hif8Bench : public BenchBase {
       Bins b;
       const int ww = va.window();
       const int top = std::min(ww - 1, 74);  // gaps 0..74 exist (products span 2^-50 .. 2^32)
-      for (int g = 0; g <= top; ++g) {
-        const int id = c.declare(p + "gap." + std::to_string(g));
-        if (g == 0) b.gap = id;
-      }
+      b.gap = c.declare_each(top + 1, [&](int g) { return p + "gap." + std::to_string(g); });
       b.ngap = top + 1;
       b.gap_out = ww <= 74 ? c.declare(p + "gap." + std::to_string(ww) + "+_out_of_window") : -1;
       // A window can drop product bits only if it is narrower than the span of the products
@@ -209,121 +333,9 @@ class Hif8Bench : public BenchBase {
     std::vector<Vector> c;
     SplitMix64 r(0x41F8);
     c.push_back(make_vec(Operands(), kCorner));
-    // Specials in lane 3: NaN, Inf x 0, +Inf + -Inf, +Inf, -Inf; and the largest products.
-    const uint8_t sp[][4] = {{0x80, 0x38, 0, 0}, {0x6F, 0x00, 0, 0}, {0x6F, 0x38, 0xEF, 0x38},
-                             {0x6F, 0x38, 0, 0}, {0xEF, 0x38, 0x6E, 0x6E}, {0x6E, 0x6E, 0xEE, 0x6F}};
-    for (const auto& s4 : sp) {
-      Operands o;
-      for (int k = 0; k < 64; ++k) o.a[k] = o.b[k] = codes().pick(r, static_cast<int>(r.below(10)) - 5);
-      o.a[3] = s4[0];
-      o.b[3] = s4[1];
-      if (s4[2]) {
-        o.a[9] = s4[2];
-        o.b[9] = s4[3];
-      }
-      c.push_back(make_vec(o, kCorner));
-    }
-    // All 64 products at the extremes (2^12 x 2^12 and denormal x denormal), every sign mix.
-    for (int t = 0; t < 4; ++t) {
-      Operands o;
-      for (int k = 0; k < 64; ++k) {
-        o.a[k] = static_cast<uint8_t>((t < 2 ? 0x6E : 0x01) | ((k + t) % 3 == 0 ? 0x80 : 0));
-        o.b[k] = static_cast<uint8_t>(t < 2 ? 0x6D : 0x01);
-      }
-      c.push_back(make_vec(o, kCorner));
-    }
-    // Every alignment gap 0..74: a product at Emax (pexp) and one g binades below, in the first
-    // 16 lanes (so every variant sees them).
-    for (int g = 0; g <= 74; ++g)
-      for (int rep = 0; rep < 2; ++rep) {
-        Operands o;
-        const int pt = 24 - static_cast<int>(r.below(static_cast<uint64_t>(75 - g)));  // pexp of the top product
-        const int ea = std::clamp(pt - 12, -25, 12);
-        o.a[0] = codes().pick(r, ea);
-        o.b[0] = codes().pick(r, pt - ea);
-        const int pl = pt - g, la = std::clamp(pl / 2, -25, 12);
-        o.a[1 + rep] = codes().pick(r, la);
-        o.b[1 + rep] = static_cast<uint8_t>(codes().pick(r, pl - la) | (r.below(2) ? 0x80 : 0));
-        c.push_back(make_vec(o, kCorner));
-      }
-    // Ties and carries from sums of exact powers of two (each 2^e = 2^(e/2) x 2^(e - e/2)):
-    // 1 + 2^-24 (tie, even: down), 1 + 2^-23 + 2^-24 (tie, odd: up), 2^0 + .. + 2^-24 (all ones
-    // plus a tie: carries to 2), 1 + 2^-24 + 2^-40 (above half), each also negated.
-    const std::vector<std::vector<int>> sums = {
-        {0, -24}, {0, -23, -24}, {0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19, -20, -21, -22, -23, -24},
-        {0, -24, -40}, {6, -18}, {-10, -34}};
-    for (const auto& es : sums)
-      for (int neg = 0; neg < 2; ++neg) {
-        Operands o;
-        for (size_t i = 0; i < es.size(); ++i) {
-          const int e = es[i], ea = e / 2, eb = e - ea;
-          o.a[i] = static_cast<uint8_t>(pow2_code(ea) | (neg ? 0x80 : 0));
-          o.b[i] = pow2_code(eb);
-        }
-        c.push_back(make_vec(o, kCorner));
-      }
-    // A carry inside a 24-bit window: 2 x 15 x 15 + 32 + 16 + 8 + 4 + 1 + 2^-1 + .. + 2^-16 =
-    // 2^9 - 2^-16, 25 ones at the window LSB 2^-16 (Emax = 8 for the top product 225 * 2^0): a
-    // tie with an odd kept part, rounding up to 2^9; exact in the wider windows too.
-    {
-      std::vector<std::pair<float, float>> pairs = {{15, 15}, {15, 15}, {32, 1}, {16, 1}, {8, 1}, {4, 1}, {1, 1}};
-      for (int k = 1; k <= 16; ++k) pairs.push_back({std::ldexp(1.0f, -k), 1.0f});
-      for (int neg = 0; neg < 2; ++neg) {
-        Operands o;
-        for (size_t i = 0; i < pairs.size(); ++i) {
-          o.a[i] = static_cast<uint8_t>(code_of(pairs[i].first) | (neg ? 0x80 : 0));
-          o.b[i] = code_of(pairs[i].second);
-        }
-        c.push_back(make_vec(o, kCorner));
-      }
-    }
-    // A round-up carry in a 24-bit truncating window with only 16 lanes: 15 products (found by a
-    // search over the HiF8 code pairs) whose sum in the window [2^-16, 2^8) is 2^26 - 2, i.e. 24
-    // ones, then a tie with an odd kept part: RNE rounds up and carries to 2^10.
-    {
-      const uint8_t pairs[][2] = {{0x0f, 0x4a}, {0x3d, 0x5f}, {0x1d, 0x5f}, {0x3d, 0x3d}, {0x33, 0x3f},
-                                  {0x1b, 0x3f}, {0x0d, 0x0d}, {0x0d, 0x27}, {0x0d, 0x2d}, {0x17, 0x2f},
-                                  {0x25, 0x2d}, {0x2b, 0x2f}, {0x0f, 0x4b}, {0x0f, 0x4a}, {0x08, 0x4b}};
-      Operands o;
-      for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
-        o.a[i] = pairs[i][0];
-        o.b[i] = pairs[i][1];
-      }
-      c.push_back(make_vec(o, kCorner));
-    }
-    // The window's edges (WindowEdgeBins), in the first 16 lanes (every parameter set): +X and -X
-    // cancel exactly (X at 2^24 or 2^6), leaving a third product g binades below X whose kept bits
-    // and sticky bit are then the whole result, so every bit a window lost shows (odd significands
-    // where the format has them, exponents -6..0).
-    for (const int xp : {24, 6})
-      for (int g = 0; g <= 74 && xp - g >= -50; ++g) {
-        Operands o;
-        const int xa = std::clamp(xp / 2, -25, 12);
-        o.a[0] = codes().pick(r, xa);
-        o.b[0] = codes().pick(r, xp - xa);
-        o.a[1] = static_cast<uint8_t>(o.a[0] | 0x80);
-        o.b[1] = o.b[0];
-        const int pl = xp - g, la = std::clamp(pl / 2, -25, 12);
-        o.a[2] = static_cast<uint8_t>(codes().pick_odd(r, la) | (r.below(2) ? 0x80 : 0));
-        o.b[2] = codes().pick_odd(r, pl - la);
-        c.push_back(make_vec(o, kCorner));
-      }
-    // Zero products above the window: 0 times 2^12 (exponent sum -14) next to tiny products t
-    // binades below it.
-    for (int t = 1; t <= 36; ++t)
-      for (int side = 0; side < 2; ++side) {
-        Operands o;
-        (side ? o.b : o.a)[0] = 0x00;
-        (side ? o.a : o.b)[0] = codes().pick(r, 12);
-        const int pl = -14 - t, la = std::clamp(pl / 2, -25, 12);
-        o.a[1] = codes().pick_odd(r, la);
-        o.b[1] = codes().pick_odd(r, pl - la);
-        if (pl - 1 >= -50) {
-          o.a[2] = static_cast<uint8_t>(codes().pick(r, la) | 0x80);
-          o.b[2] = codes().pick(r, pl - 1 - la);
-        }
-        c.push_back(make_vec(o, kCorner));
-      }
+    special_corners(c, r);
+    alignment_and_rounding_corners(c, r);
+    window_edge_corners(c, r);
     // An infinite product of each sign pair, the Inf from A and from B (lane 3, the rest zero).
     for (const auto& ab : stim::inf_product_sign_pairs(0x6F, 0x38, 0x80)) {
       Operands o;

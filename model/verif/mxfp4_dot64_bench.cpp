@@ -83,10 +83,8 @@ class Mxfp4Bench : public BenchBase {
     cov_xmax_ = c.declare("X.max_252");
     cov_summax_ = c.declare("sum.max_magnitude_4608");
     cov_one_ = c.declare("align.one_block_zero");
-    for (int d = 0; d <= kJam + 1; ++d) {
-      const int id = c.declare(d <= kJam ? "align.d" + std::to_string(d) : std::string("align.d41+_jam"));
-      if (d == 0) cov_d_ = id;
-    }
+    cov_d_ = c.declare_each(
+        kJam + 2, [](int d) { return d <= kJam ? "align.d" + std::to_string(d) : std::string("align.d41+_jam"); });
     cov_jam_inexact_ = c.declare("jam.low_term_only_sticky");
     // The jam bit decides the result: the high term alone is a rounding tie (only possible in the
     // subnormal range, where 13-bit sums are not always representable).
@@ -221,10 +219,7 @@ class Mxfp4Bench : public BenchBase {
     float x[64];
     switch (src) {
       case kUniform:
-        for (int k = 0; k < 64; ++k) {
-          o.ca[k] = static_cast<uint8_t>(r.below(16));
-          o.cb[k] = static_cast<uint8_t>(r.below(16));
-        }
+        random_e2m1_codes(r, o.ca, o.cb, 64);
         for (int b = 0; b < 2; ++b) {
           o.sa[b] = r.below(64) == 0 ? 0xFF : static_cast<uint8_t>(r.below(255));
           o.sb[b] = r.below(64) == 0 ? 0xFF : static_cast<uint8_t>(r.below(255));
@@ -260,9 +255,7 @@ class Mxfp4Bench : public BenchBase {
   std::string describe(const Vector& v) const override {
     const Operands o = unpack(v);
     auto one = [](const char* name, const uint8_t* codes, const uint8_t* sc) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s: E8M0 scales %u %u  E2M1 codes k=0..63: ", name, sc[0], sc[1]);
-      return buf + hex_nibbles(codes, 64) + "\n";
+      return e2m1_operand_line(name, "E8M0 scales " + std::to_string(sc[0]) + " " + std::to_string(sc[1]), codes);
     };
     dp::Mxfp4DotStages st;
     const dp::DotResult r = dp::Mxfp4Dot64::compute(o.ca, o.sa, o.cb, o.sb, &st);
@@ -274,10 +267,10 @@ class Mxfp4Bench : public BenchBase {
   }
 
   std::vector<PortField> inputs() const override {
-    return {{"a", 0, 256, "64 E2M1 codes, element k at [4k+3:4k] (bit 3 sign)"},
-            {"b", 256, 256, "64 E2M1 codes"},
-            {"sa", 512, 16, "2 E8M0 scales of A, block i (elements 32i..32i+31) at [8i+7:8i]"},
-            {"sb", 528, 16, "2 E8M0 scales of B"}};
+    std::vector<PortField> f = e2m1_code_ports();
+    f.push_back({"sa", 512, 16, "2 E8M0 scales of A, block i (elements 32i..32i+31) at [8i+7:8i]"});
+    f.push_back({"sb", 528, 16, "2 E8M0 scales of B"});
+    return f;
   }
   std::vector<PortField> outputs() const override { return fp32_fields({"out"}); }
   std::string protocol() const override { return kDotProtocol; }
@@ -293,10 +286,7 @@ class Mxfp4Bench : public BenchBase {
 
 std::unique_ptr<Bench> make_mxfp4_dot64_bench(const std::vector<Params>& sets, const BenchContext& ctx,
                                               const std::string& npy) {
-  for (const Params& p : sets) {
-    check_params(p, {"STAGES"}, "mxfp4_dot64");
-    param(p, "STAGES", 2, 0, 4);
-  }
+  check_stages_only(sets, "mxfp4_dot64", 2, 4);
   return std::unique_ptr<Bench>(new Mxfp4Bench(ctx, npy));
 }
 

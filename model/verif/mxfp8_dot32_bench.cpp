@@ -87,10 +87,7 @@ class Mxfp8Bench : public BenchBase {
       b.xmin = c.declare(p + "X.min_-254");
       b.xmax = c.declare(p + "X.max_254");
       const int maxsh = f ? 58 : 28;
-      for (int sh = 0; sh <= maxsh; ++sh) {
-        const int id = c.declare(p + "shift." + std::to_string(sh));
-        if (sh == 0) b.shift = id;
-      }
+      b.shift = c.declare_each(maxsh + 1, [&](int sh) { return p + "shift." + std::to_string(sh); });
       b.result.declare(c, p);
     }
     cov_src_ = c.declare_group("source.", kSources, false);

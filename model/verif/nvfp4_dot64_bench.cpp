@@ -72,10 +72,7 @@ class Nvfp4Bench : public BenchBase {
     cov_negscale_ = c.declare("scale.negative_code");
     cov_subscale_ = c.declare("scale.subnormal_code");
     cov_zeroscale_ = c.declare("scale.zero_code");
-    for (int sh = 0; sh <= 28; ++sh) {
-      const int id = c.declare("shift." + std::to_string(sh));
-      if (sh == 0) cov_shift_ = id;
-    }
+    cov_shift_ = c.declare_each(29, [](int sh) { return "shift." + std::to_string(sh); });
     cov_ssmax_ = c.declare("ss.max_225");
     cov_ttmin_ = c.declare("tt.min_-18");
     cov_ttmax_ = c.declare("tt.max_10");
@@ -164,10 +161,7 @@ class Nvfp4Bench : public BenchBase {
     for (int j = 0; j < 4; ++j)
       for (int which = 0; which < 3; ++which) {
         Operands o;
-        for (int k = 0; k < 64; ++k) {
-          o.ca[k] = static_cast<uint8_t>(r.below(16));
-          o.cb[k] = static_cast<uint8_t>(r.below(16));
-        }
+        random_e2m1_codes(r, o.ca, o.cb, 64);
         for (int i = 0; i < 4; ++i) {
           o.sa[i] = static_cast<uint8_t>(0x38 + r.below(8));
           o.sb[i] = static_cast<uint8_t>(0x38 + r.below(8));
@@ -224,10 +218,7 @@ class Nvfp4Bench : public BenchBase {
     for (int side = 0; side < 2; ++side)
       for (int code = 0; code < 256; ++code) {
         Operands o;
-        for (int k = 0; k < 64; ++k) {
-          o.ca[k] = static_cast<uint8_t>(r.below(16));
-          o.cb[k] = static_cast<uint8_t>(r.below(16));
-        }
+        random_e2m1_codes(r, o.ca, o.cb, 64);
         for (int j = 0; j < 4; ++j) {
           (side ? o.sb : o.sa)[j] = static_cast<uint8_t>(code);
           (side ? o.sa : o.sb)[j] = static_cast<uint8_t>(r.below(0x7F));
@@ -243,10 +234,7 @@ class Nvfp4Bench : public BenchBase {
     float x[64];
     switch (src) {
       case kUniform:
-        for (int k = 0; k < 64; ++k) {
-          o.ca[k] = static_cast<uint8_t>(r.below(16));
-          o.cb[k] = static_cast<uint8_t>(r.below(16));
-        }
+        random_e2m1_codes(r, o.ca, o.cb, 64);
         for (int j = 0; j < 4; ++j) {
           o.sa[j] = r.below(20) == 0 ? stim::e4m3_mixed(r) : static_cast<uint8_t>(r.below(0x7F));
           o.sb[j] = r.below(20) == 0 ? stim::e4m3_mixed(r) : static_cast<uint8_t>(r.below(0x7F));
@@ -281,10 +269,9 @@ class Nvfp4Bench : public BenchBase {
   std::string describe(const Vector& v) const override {
     const Operands o = unpack(v);
     auto one = [](const char* name, const uint8_t* codes, const uint8_t* sc) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s: E4M3 scales 0x%02x 0x%02x 0x%02x 0x%02x  E2M1 codes k=0..63: ", name, sc[0], sc[1],
-                    sc[2], sc[3]);
-      return buf + hex_nibbles(codes, 64) + "\n";
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "E4M3 scales 0x%02x 0x%02x 0x%02x 0x%02x", sc[0], sc[1], sc[2], sc[3]);
+      return e2m1_operand_line(name, buf, codes);
     };
     dp::Nvfp4DotStages st;
     dp::Nvfp4Dot64::compute(o.ca, o.sa, o.cb, o.sb, &st);
@@ -297,10 +284,10 @@ class Nvfp4Bench : public BenchBase {
   }
 
   std::vector<PortField> inputs() const override {
-    return {{"a", 0, 256, "64 E2M1 codes, element k at [4k+3:4k] (bit 3 sign)"},
-            {"b", 256, 256, "64 E2M1 codes"},
-            {"sa", 512, 32, "4 E4M3 scales of A, sub-block j (elements 16j..16j+15) at [8j+7:8j]"},
-            {"sb", 544, 32, "4 E4M3 scales of B"}};
+    std::vector<PortField> f = e2m1_code_ports();
+    f.push_back({"sa", 512, 32, "4 E4M3 scales of A, sub-block j (elements 16j..16j+15) at [8j+7:8j]"});
+    f.push_back({"sb", 544, 32, "4 E4M3 scales of B"});
+    return f;
   }
   std::vector<PortField> outputs() const override { return fp32_fields({"out"}); }
   std::string protocol() const override { return kDotProtocol; }
@@ -317,10 +304,7 @@ class Nvfp4Bench : public BenchBase {
 
 std::unique_ptr<Bench> make_nvfp4_dot64_bench(const std::vector<Params>& sets, const BenchContext& ctx,
                                               const std::string& npy) {
-  for (const Params& p : sets) {
-    check_params(p, {"STAGES"}, "nvfp4_dot64");
-    param(p, "STAGES", 3, 0, 5);
-  }
+  check_stages_only(sets, "nvfp4_dot64", 3, 5);
   return std::unique_ptr<Bench>(new Nvfp4Bench(ctx, npy));
 }
 

@@ -61,6 +61,14 @@ void push_step(Vector& v, const Step& s) {
   p[17] = s.init;
 }
 
+// Appends the one-step corner vector of s.
+void push_corner(std::vector<Vector>& c, const Step& s) {
+  Vector v;
+  v.source = kCorner;
+  push_step(v, s);
+  c.push_back(v);
+}
+
 Step get_step(const Vector& v, int i) {
   const uint32_t* p = v.w.data() + static_cast<size_t>(i) * kStepWords;
   Step s;
@@ -110,22 +118,9 @@ class SparseBench : public BenchBase {
   SparseBench(const BenchContext& ctx, std::vector<Variant> vars, const std::string& npy)
       : BenchBase(ctx, kSources), vars_(std::move(vars)), blocks_(ctx, npy) {
     Coverage& c = cov();
-    for (int g = 0; g < 16; ++g)
-      for (int p = 0; p < 6; ++p) {
-        const int id = c.declare("idx.g" + std::to_string(g) + ".pair" + kPairs[p]);
-        if (g == 0 && p == 0) cov_pair_ = id;
-      }
+    cov_pair_ = c.declare_each(16 * 6, [](int k) { return "idx.g" + std::to_string(k / 6) + ".pair" + kPairs[k % 6]; });
     cov_unsorted_ = c.declare("idx.unsorted_or_equal_pair");
-    for (int i = 0; i < 8; ++i)
-      for (int sh = 0; sh < 3; ++sh) {
-        const int id = c.declare("l2.g" + std::to_string(i) + ".shift" + std::to_string(sh));
-        if (i == 0 && sh == 0) cov_l2_ = id;
-      }
-    for (int j = 0; j < 16; ++j)
-      for (int p = 0; p < 4; ++p) {
-        const int id = c.declare("l3.g" + std::to_string(j) + ".rw" + std::to_string(p >> 1) + std::to_string(p & 1));
-        if (j == 0 && p == 0) cov_l3_ = id;
-      }
+    tree_.declare(c, "rw");
     cov_nan_ = c.declare_group("nan.", {"scale_r_only", "scale_w_only", "both"});
     cov_imax_ = c.declare_group("I.", {"max_pos_25088", "max_neg_25088"});
     cov_bigmax_ = c.declare("big.max_magnitude_1229312");
@@ -217,10 +212,7 @@ class SparseBench : public BenchBase {
         const int wpos = 4 * (j / 2) + s.r.idx[j];
         c.hit(cov_psign_ + 2 * ((s.r.val[j] >> 3) & 1) + ((s.w.nib[wpos] >> 3) & 1));
       }
-    for (int i = 0; i < 8; ++i)
-      if (st.group[i]) c.hit(cov_l2_ + 3 * i + ((s.r.e1_8 >> i) & 1) + ((s.w.e1_8 >> i) & 1));
-    for (int g = 0; g < 16; ++g)
-      if (st.p[2 * g] || st.p[2 * g + 1]) c.hit(cov_l3_ + 4 * g + 2 * ((s.r.e1_16 >> g) & 1) + ((s.w.e1_16 >> g) & 1));
+    tree_.count(c, st.group, s.r, s.w, [&](int g) { return st.p[2 * g] || st.p[2 * g + 1]; });
     if (st.i_sum == dp::SparseDotBounds::i_sum) c.hit(cov_imax_);
     if (st.i_sum == -dp::SparseDotBounds::i_sum) c.hit(cov_imax_ + 1);
     if (std::abs(st.big) == dp::SparseDotBounds::big) c.hit(cov_bigmax_);
@@ -296,134 +288,11 @@ class SparseBench : public BenchBase {
   std::vector<Vector> corners() override {
     std::vector<Vector> c;
     SplitMix64 r(0x5A24);
-    auto one = [&](const Step& s) {
-      Vector v;
-      v.source = kCorner;
-      push_step(v, s);
-      c.push_back(v);
-    };
     Step z;
     z.start = true;
-    one(z);
-    // Maxima: every kept value 7 with all micro-exponents set, both weights 7 with their bits,
-    // scales 0xFB (SS = 49): |I| = 25088, |big| = 1229312; both signs.
-    for (int sgn = 0; sgn < 4; ++sgn) {
-      Step s;
-      s.start = true;
-      s.r.e6m2 = 0xFB;
-      s.r.e1_8 = 0xFF;
-      s.r.e1_16 = 0xFFFF;
-      for (int j = 0; j < 32; ++j) {
-        s.r.val[j] = static_cast<uint8_t>(7 | ((sgn & 1) << 3));
-        s.r.idx[j] = static_cast<uint8_t>(j & 1 ? 3 : 0);
-      }
-      s.w.e6m2 = 0xFB;
-      s.w.e1_8 = 0xFF;
-      s.w.e1_16 = 0xFFFF;
-      for (auto& n : s.w.nib) n = static_cast<uint8_t>(7 | ((sgn >> 1) << 3));
-      one(s);
-    }
-    // NaN scales; every index pair in every group (the weight element at each position distinct).
-    for (int which = 0; which < 3; ++which) {
-      Step s;
-      s.start = true;
-      s.r = sparse_uniform(r);
-      s.w = stim::hif4_uniform(r);
-      s.r.e6m2 = which != 1 ? 0xFF : 0xC0;
-      s.w.e6m2 = which != 0 ? 0xFF : 0xC0;
-      one(s);
-    }
-    for (int p = 0; p < 6; ++p) {
-      static const int pr[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-      Step s;
-      s.start = true;
-      s.r.e6m2 = 0xC0;
-      s.w.e6m2 = 0xC1;
-      for (int g = 0; g < 16; ++g) {
-        s.r.idx[2 * g] = static_cast<uint8_t>(pr[p][0]);
-        s.r.idx[2 * g + 1] = static_cast<uint8_t>(pr[p][1]);
-        s.r.val[2 * g] = static_cast<uint8_t>(1 + r.below(7));
-        s.r.val[2 * g + 1] = static_cast<uint8_t>(9 + r.below(7));
-      }
-      for (int k = 0; k < 64; ++k) s.w.nib[k] = static_cast<uint8_t>(1 + (k % 4) + 2 * (k % 2));  // distinct per position
-      one(s);
-    }
-    // Level-2 shifts and level-3 patterns per group.
-    for (int i = 0; i < 8; ++i)
-      for (int sh = 0; sh < 3; ++sh) {
-        Step s;
-        s.start = true;
-        s.r = sparse_uniform(r);
-        s.w = stim::hif4_uniform(r);
-        s.r.e6m2 = 0xC0;
-        s.w.e6m2 = 0xC0;
-        s.r.e1_8 = static_cast<uint8_t>(sh >= 1 ? 1 << i : 0);
-        s.w.e1_8 = static_cast<uint8_t>(sh == 2 ? 1 << i : 0);
-        s.r.val[4 * i] = 5;
-        s.w.nib[8 * i + s.r.idx[4 * i]] = 3;
-        one(s);
-      }
-    for (int j = 0; j < 16; ++j)
-      for (int p = 0; p < 4; ++p) {
-        Step s;
-        s.start = true;
-        s.r.e6m2 = 0xC0;
-        s.w.e6m2 = 0xC2;
-        s.r.e1_16 = static_cast<uint16_t>((p >> 1) << j);
-        s.w.e1_16 = static_cast<uint16_t>((p & 1) << j);
-        s.r.idx[2 * j] = 1;
-        s.r.idx[2 * j + 1] = 2;
-        s.r.val[2 * j] = 6;
-        s.w.nib[4 * j + 1] = 0xB;
-        one(s);
-      }
-    // Exact cancellation inside the dot; accumulator corners: NaN / Inf / -0 init, overflow,
-    // cancellation of the register, a long sequence.
-    {
-      Step s;
-      s.start = true;
-      s.r.e6m2 = s.w.e6m2 = 0xC0;
-      s.r.idx[0] = 0;
-      s.r.idx[1] = 1;
-      s.r.val[0] = 3;
-      s.r.val[1] = 3;
-      s.w.nib[0] = 2;
-      s.w.nib[1] = 0xA;
-      one(s);
-    }
-    const uint32_t inits[] = {0x7FC00000u, 0x7F812345u, 0x7F800000u, 0xFF800000u, 0x80000000u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x4B800000u};
-    for (uint32_t init : inits) {
-      Vector v;
-      v.source = kCorner;
-      Step s;
-      s.start = true;
-      s.init = init;
-      s.r = sparse_uniform(r);
-      s.w = stim::hif4_uniform(r);
-      s.r.e6m2 = s.w.e6m2 = 0xFE;  // the largest dot products (up to ~2^45)
-      if (init == 0x80000000u) s.r.e6m2 = 0xC0, s.r.val[0] = 0, s.r.val[1] = 0;
-      push_step(v, s);
-      s.start = false;
-      push_step(v, s);
-      c.push_back(v);
-    }
-    // The register cancelled exactly by the next dot product (same unit, negated residual).
-    {
-      Vector v;
-      v.source = kCorner;
-      Step s;
-      s.start = true;
-      s.r = sparse_uniform(r);
-      s.w = stim::hif4_uniform(r);
-      s.r.e6m2 = 0xC3;
-      s.w.e6m2 = 0xC5;
-      s.w.e1_8 = 0;
-      push_step(v, s);
-      s.start = false;
-      for (auto& vv : s.r.val) vv = static_cast<uint8_t>(vv ^ 8);
-      push_step(v, s);
-      c.push_back(v);
-    }
+    push_corner(c, z);
+    dot_corners(c, r);
+    accumulator_corners(c, r);
     return c;
   }
 
@@ -531,12 +400,142 @@ class SparseBench : public BenchBase {
   }
 
  private:
+  // Corner vectors (corners(), in this order): the dot product's maxima, NaN scales, every index
+  // pair in every group, the level-2 shifts and level-3 patterns.
+  static void dot_corners(std::vector<Vector>& c, SplitMix64& r) {
+    // Maxima: every kept value 7 with all micro-exponents set, both weights 7 with their bits,
+    // scales 0xFB (SS = 49): |I| = 25088, |big| = 1229312; both signs.
+    for (int sgn = 0; sgn < 4; ++sgn) {
+      Step s;
+      s.start = true;
+      s.r.e6m2 = 0xFB;
+      s.r.e1_8 = 0xFF;
+      s.r.e1_16 = 0xFFFF;
+      for (int j = 0; j < 32; ++j) {
+        s.r.val[j] = static_cast<uint8_t>(7 | ((sgn & 1) << 3));
+        s.r.idx[j] = static_cast<uint8_t>(j & 1 ? 3 : 0);
+      }
+      s.w.e6m2 = 0xFB;
+      s.w.e1_8 = 0xFF;
+      s.w.e1_16 = 0xFFFF;
+      for (auto& n : s.w.nib) n = static_cast<uint8_t>(7 | ((sgn >> 1) << 3));
+      push_corner(c, s);
+    }
+    // NaN scales; every index pair in every group (the weight element at each position distinct).
+    for (int which = 0; which < 3; ++which) {
+      Step s;
+      s.start = true;
+      s.r = sparse_uniform(r);
+      s.w = stim::hif4_uniform(r);
+      s.r.e6m2 = which != 1 ? 0xFF : 0xC0;
+      s.w.e6m2 = which != 0 ? 0xFF : 0xC0;
+      push_corner(c, s);
+    }
+    for (int p = 0; p < 6; ++p) {
+      static const int pr[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+      Step s;
+      s.start = true;
+      s.r.e6m2 = 0xC0;
+      s.w.e6m2 = 0xC1;
+      for (int g = 0; g < 16; ++g) {
+        s.r.idx[2 * g] = static_cast<uint8_t>(pr[p][0]);
+        s.r.idx[2 * g + 1] = static_cast<uint8_t>(pr[p][1]);
+        s.r.val[2 * g] = static_cast<uint8_t>(1 + r.below(7));
+        s.r.val[2 * g + 1] = static_cast<uint8_t>(9 + r.below(7));
+      }
+      for (int k = 0; k < 64; ++k) s.w.nib[k] = static_cast<uint8_t>(1 + (k % 4) + 2 * (k % 2));  // distinct per position
+      push_corner(c, s);
+    }
+    // Level-2 shifts and level-3 patterns per group.
+    for (int i = 0; i < 8; ++i)
+      for (int sh = 0; sh < 3; ++sh) {
+        Step s;
+        s.start = true;
+        s.r = sparse_uniform(r);
+        s.w = stim::hif4_uniform(r);
+        s.r.e6m2 = 0xC0;
+        s.w.e6m2 = 0xC0;
+        s.r.e1_8 = static_cast<uint8_t>(sh >= 1 ? 1 << i : 0);
+        s.w.e1_8 = static_cast<uint8_t>(sh == 2 ? 1 << i : 0);
+        s.r.val[4 * i] = 5;
+        s.w.nib[8 * i + s.r.idx[4 * i]] = 3;
+        push_corner(c, s);
+      }
+    for (int j = 0; j < 16; ++j)
+      for (int p = 0; p < 4; ++p) {
+        Step s;
+        s.start = true;
+        s.r.e6m2 = 0xC0;
+        s.w.e6m2 = 0xC2;
+        s.r.e1_16 = static_cast<uint16_t>((p >> 1) << j);
+        s.w.e1_16 = static_cast<uint16_t>((p & 1) << j);
+        s.r.idx[2 * j] = 1;
+        s.r.idx[2 * j + 1] = 2;
+        s.r.val[2 * j] = 6;
+        s.w.nib[4 * j + 1] = 0xB;
+        push_corner(c, s);
+      }
+  }
+
+  // Corner vectors: exact cancellation in the dot, the accumulator's special init values and
+  // overflow, and the register cancelled exactly by the next dot product.
+  static void accumulator_corners(std::vector<Vector>& c, SplitMix64& r) {
+    // Exact cancellation inside the dot; accumulator corners: NaN / Inf / -0 init, overflow,
+    // cancellation of the register, a long sequence.
+    {
+      Step s;
+      s.start = true;
+      s.r.e6m2 = s.w.e6m2 = 0xC0;
+      s.r.idx[0] = 0;
+      s.r.idx[1] = 1;
+      s.r.val[0] = 3;
+      s.r.val[1] = 3;
+      s.w.nib[0] = 2;
+      s.w.nib[1] = 0xA;
+      push_corner(c, s);
+    }
+    const uint32_t inits[] = {0x7FC00000u, 0x7F812345u, 0x7F800000u, 0xFF800000u, 0x80000000u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x4B800000u};
+    for (uint32_t init : inits) {
+      Vector v;
+      v.source = kCorner;
+      Step s;
+      s.start = true;
+      s.init = init;
+      s.r = sparse_uniform(r);
+      s.w = stim::hif4_uniform(r);
+      s.r.e6m2 = s.w.e6m2 = 0xFE;  // the largest dot products (up to ~2^45)
+      if (init == 0x80000000u) s.r.e6m2 = 0xC0, s.r.val[0] = 0, s.r.val[1] = 0;
+      push_step(v, s);
+      s.start = false;
+      push_step(v, s);
+      c.push_back(v);
+    }
+    // The register cancelled exactly by the next dot product (same unit, negated residual).
+    {
+      Vector v;
+      v.source = kCorner;
+      Step s;
+      s.start = true;
+      s.r = sparse_uniform(r);
+      s.w = stim::hif4_uniform(r);
+      s.r.e6m2 = 0xC3;
+      s.w.e6m2 = 0xC5;
+      s.w.e1_8 = 0;
+      push_step(v, s);
+      s.start = false;
+      for (auto& vv : s.r.val) vv = static_cast<uint8_t>(vv ^ 8);
+      push_step(v, s);
+      c.push_back(v);
+    }
+  }
+
   std::vector<Variant> vars_;
   size_t cur_ = 0;          // the parameter set running now (set_active)
   ValueBlocks blocks_;
+  Hif4ScaleTreeBins tree_;
   uint32_t saved_acc_ = 0;  // last_acc during the waveform re-run
   std::vector<int> cov_ainexact_, cov_atie_;  // per accumulator
-  int cov_pair_, cov_unsorted_, cov_l2_, cov_l3_, cov_nan_, cov_imax_, cov_bigmax_, cov_psign_, cov_dzero_, cov_dcancel_;
+  int cov_pair_, cov_unsorted_, cov_nan_, cov_imax_, cov_bigmax_, cov_psign_, cov_dzero_, cov_dcancel_;
   int cov_dpos_, cov_dneg_, cov_start_zero_, cov_start_val_, cov_cont_, cov_anan_, cov_ainf_, cov_acancel_;
   int cov_anegzero_, cov_long_, cov_src_;
 };

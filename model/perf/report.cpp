@@ -73,32 +73,32 @@ Actions Actions::scaled(uint64_t times) const {
   return a;
 }
 
+const std::array<Cycles::Field, 7>& Cycles::fields() {
+  static const std::array<Field, 7> f = {{{"total", &Cycles::total},
+                                          {"fill", &Cycles::fill},
+                                          {"compute", &Cycles::compute},
+                                          {"memory_stall", &Cycles::memory_stall},
+                                          {"drain", &Cycles::drain},
+                                          {"residual", &Cycles::residual},
+                                          {"bank_stall", &Cycles::bank_stall}}};
+  return f;
+}
+
 Cycles& Cycles::operator+=(const Cycles& o) {
-  total += o.total;
-  fill += o.fill;
-  compute += o.compute;
-  memory_stall += o.memory_stall;
-  drain += o.drain;
-  residual += o.residual;
-  bank_stall += o.bank_stall;
+  for (const auto& [name, f] : fields()) this->*f += o.*f;
   return *this;
 }
 
 Cycles Cycles::scaled(uint64_t k) const {
   Cycles c = *this;
-  c.total *= k;
-  c.fill *= k;
-  c.compute *= k;
-  c.memory_stall *= k;
-  c.drain *= k;
-  c.residual *= k;
-  c.bank_stall *= k;
+  for (const auto& [name, f] : fields()) c.*f *= k;
   return c;
 }
 
 bool Cycles::operator==(const Cycles& o) const {
-  return total == o.total && fill == o.fill && compute == o.compute && memory_stall == o.memory_stall &&
-         drain == o.drain && residual == o.residual && bank_stall == o.bank_stall;
+  for (const auto& [name, f] : fields())
+    if (this->*f != o.*f) return false;
+  return true;
 }
 
 double RunReport::utilization() const {
@@ -123,15 +123,9 @@ Totals totals(const std::vector<RunReport>& reports) {
 
 namespace {
 void cycles_json(JsonWriter& w, const Cycles& c) {
-  w.begin_object()
-      .kv("total", c.total)
-      .kv("fill", c.fill)
-      .kv("compute", c.compute)
-      .kv("memory_stall", c.memory_stall)
-      .kv("drain", c.drain)
-      .kv("residual", c.residual)
-      .kv("bank_stall", c.bank_stall)
-      .end_object();
+  w.begin_object();
+  for (const auto& [name, f] : Cycles::fields()) w.kv(name, c.*f);
+  w.end_object();
 }
 }  // namespace
 
@@ -186,18 +180,19 @@ void write_report_json(JsonWriter& w, const RunReport& r, double clock_ghz) {
 
 std::string reports_csv(const std::vector<RunReport>& reports) {
   std::ostringstream o;
-  o << "name,M,N,K,instances,simulated,macs,cycles_total,cycles_fill,cycles_compute,cycles_memory_stall,"
-       "cycles_drain,cycles_residual,cycles_bank_stall,utilization,busy_utilization,mt,nt,kt,order,checksum";
+  o << "name,M,N,K,instances,simulated,macs";
+  for (const auto& [name, f] : Cycles::fields()) o << ",cycles_" << name;
+  o << ",utilization,busy_utilization,mt,nt,kt,order,checksum";
   for (const auto& [k, help] : action_names()) o << "," << k;
   o << "\n";
   for (const auto& r : reports) {
     char u[64], bu[64];
     std::snprintf(u, sizeof u, "%.6f", r.utilization());
     std::snprintf(bu, sizeof bu, "%.6f", r.busy_utilization());
-    o << r.name << "," << r.M << "," << r.N << "," << r.K << "," << r.instances << "," << r.simulated << "," << r.macs
-      << "," << r.cycles.total << "," << r.cycles.fill << "," << r.cycles.compute << "," << r.cycles.memory_stall << ","
-      << r.cycles.drain << "," << r.cycles.residual << "," << r.cycles.bank_stall << "," << u << "," << bu << ","
-      << r.tiling.mt << "," << r.tiling.nt << "," << r.tiling.kt << "," << r.tiling.order << "," << r.checksum;
+    o << r.name << "," << r.M << "," << r.N << "," << r.K << "," << r.instances << "," << r.simulated << "," << r.macs;
+    for (const auto& [name, f] : Cycles::fields()) o << "," << r.cycles.*f;
+    o << "," << u << "," << bu << "," << r.tiling.mt << "," << r.tiling.nt << "," << r.tiling.kt << ","
+      << r.tiling.order << "," << r.checksum;
     for (const auto& [k, v] : r.actions.items()) o << "," << v;
     o << "\n";
   }

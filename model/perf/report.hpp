@@ -2,6 +2,7 @@
 // stall breakdown, utilization, bytes moved per memory level and action counts per component.
 // Action names are stable: the energy model multiplies each by a per-action energy.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -42,6 +43,10 @@ struct Cycles {
   uint64_t drain = 0;          // after the last issue: pipeline tail, last drain, last store
   uint64_t residual = 0;       // part of `compute` spent on shared-path residual steps
   uint64_t bank_stall = 0;     // part of `compute` caused by too few buffer banks
+  // The fields by name in report order (JSON object "cycles", CSV columns cycles_<name>): the
+  // arithmetic, the comparison and both writers go through this one list.
+  using Field = std::pair<const char*, uint64_t Cycles::*>;
+  static const std::array<Field, 7>& fields();
   Cycles& operator+=(const Cycles& o);
   Cycles scaled(uint64_t k) const;
   bool operator==(const Cycles& o) const;

@@ -8,26 +8,18 @@
 
 namespace hifsim::fmt {
 
-inline uint32_t f32_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
+// C++20's std::bit_cast for C++17: the bits of `from` as a `To` of the same size.
+template <class To, class From>
+inline To bit_cast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast needs types of one size");
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
 }
-inline float bits_f32(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-inline uint64_t f64_bits(double f) {
-  uint64_t u;
-  std::memcpy(&u, &f, 8);
-  return u;
-}
-inline double bits_f64(uint64_t u) {
-  double f;
-  std::memcpy(&f, &u, 8);
-  return f;
-}
+inline uint32_t f32_bits(float f) { return bit_cast<uint32_t>(f); }
+inline float bits_f32(uint32_t u) { return bit_cast<float>(u); }
+inline uint64_t f64_bits(double f) { return bit_cast<uint64_t>(f); }
+inline double bits_f64(uint64_t u) { return bit_cast<double>(u); }
 
 constexpr uint32_t kF32QuietNaN = 0x7FC00000u;  // the project's canonical FP32 NaN
 inline float f32_nan() { return bits_f32(kF32QuietNaN); }

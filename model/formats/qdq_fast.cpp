@@ -32,16 +32,6 @@ HIFSIM_AI uint32_t ld(const float* p) {
   return u;
 }
 HIFSIM_AI void st(float* p, uint32_t u) { std::memcpy(p, &u, 4); }
-HIFSIM_AI float asf(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-HIFSIM_AI uint32_t asu(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 // ---- BF16: round the FP32 bit pattern (RNE or truncation), NaN -> canonical quiet NaN, sign kept. ----
 template <bool Rz>
@@ -110,12 +100,12 @@ HIFSIM_AI float elem_round(float a, uint32_t ab, const ElemParams& p) {
   const int32_t lo = p.emin + 127, hi = p.emax + 128;
   eb = eb < lo ? lo : eb;
   eb = eb > hi ? hi : eb;
-  const float c = asf(static_cast<uint32_t>(eb - p.mbits + 23) << 23);
+  const float c = bits_f32(static_cast<uint32_t>(eb - p.mbits + 23) << 23);
   float r = (a + c) - c;
   if (Away) {
-    const float qv = asf(static_cast<uint32_t>(eb - p.mbits) << 23);
-    const uint32_t up = asu(r + qv), keep = asu(r);
-    r = asf(asu(a - r) == asu(qv * 0.5f) ? up : keep);  // integer select (vectorises)
+    const float qv = bits_f32(static_cast<uint32_t>(eb - p.mbits) << 23);
+    const uint32_t up = f32_bits(r + qv), keep = f32_bits(r);
+    r = bits_f32(f32_bits(a - r) == f32_bits(qv * 0.5f) ? up : keep);  // integer select (vectorises)
   }
   return r;
 }
@@ -123,11 +113,11 @@ HIFSIM_AI float elem_round(float a, uint32_t ab, const ElemParams& p) {
 // Element-wise fp8: NaN -> NaN with the input's sign; overflow -> Inf/NaN or +-max.
 template <bool Away, bool Sat>
 HIFSIM_AI void k_fp8(const float* __restrict x, float* __restrict y, size_t n, ElemParams p) {
-  const uint32_t maxb = asu(p.maxv);
+  const uint32_t maxb = f32_bits(p.maxv);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t u = ld(x + i);
     const uint32_t ab = u & 0x7FFFFFFFu, s = u & 0x80000000u;
-    uint32_t rb = asu(elem_round<Away>(asf(ab), ab, p));
+    uint32_t rb = f32_bits(elem_round<Away>(bits_f32(ab), ab, p));
     rb = rb > maxb ? (Sat ? maxb : p.ovf) : rb;
     rb = ab > 0x7F800000u ? 0x7FC00000u : rb;
     st(y + i, s | rb);
@@ -155,14 +145,14 @@ HIFSIM_AI void k_mx(const float* __restrict x, float* __restrict y, size_t n, El
   else shared = (31 - __builtin_clz(amax)) - 149 - p.emax;
   if (shared < -127) shared = -127;
   const float down = pow2f(-shared), up = pow2f(shared);
-  const uint32_t maxb = asu(p.maxv);
+  const uint32_t maxb = f32_bits(p.maxv);
   for (size_t i = 0; i < n; ++i) {
     const float v = x[i] * down;
-    const uint32_t vb = asu(v);
+    const uint32_t vb = f32_bits(v);
     const uint32_t ab = vb & 0x7FFFFFFFu;
-    uint32_t rb = asu(elem_round<Away>(asf(ab), ab, p));
+    uint32_t rb = f32_bits(elem_round<Away>(bits_f32(ab), ab, p));
     rb = rb > maxb ? maxb : rb;  // saturate (integer min on non-negative floats)
-    y[i] = asf((vb & 0x80000000u) | rb) * up;
+    y[i] = bits_f32((vb & 0x80000000u) | rb) * up;
   }
 }
 
@@ -183,10 +173,10 @@ HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, siz
     const float dec = ts.decode;
     for (size_t i = 0; i < n; ++i) {
       const float v = x[i] * e;
-      const uint32_t vb = asu(v), ab = vb & 0x7FFFFFFFu;
-      uint32_t rb = asu(elem_round<false>(asf(ab), ab, kP2M1));
+      const uint32_t vb = f32_bits(v), ab = vb & 0x7FFFFFFFu;
+      uint32_t rb = f32_bits(elem_round<false>(bits_f32(ab), ab, kP2M1));
       rb = rb > 0x40C00000u ? 0x40C00000u : rb;  // min(r, 6) on the bits (non-negative floats)
-      const float rs = asf((vb & 0x80000000u) | rb);
+      const float rs = bits_f32((vb & 0x80000000u) | rb);
       y[i] = (rs * sv) * dec;
     }
   } else {
@@ -196,12 +186,12 @@ HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, siz
     const float dec = ts.decode;
     for (size_t i = 0; i < n; ++i) {
       // clamp(v, -6, 6) = sign(v) * min(|v|, 6), -0 kept.
-      const uint32_t vq = asu(x[i] / total);
+      const uint32_t vq = f32_bits(x[i] / total);
       uint32_t ab = vq & 0x7FFFFFFFu;
       ab = ab > 0x40C00000u ? 0x40C00000u : ab;
       const uint32_t vb = (vq & 0x80000000u) | ab;
-      const float r = elem_round<false>(asf(ab), ab, kP2M1);
-      const float rs = asf((vb & 0x80000000u) | asu(r));
+      const float r = elem_round<false>(bits_f32(ab), ab, kP2M1);
+      const float rs = bits_f32((vb & 0x80000000u) | f32_bits(r));
       y[i] = (rs * sv) * dec;
     }
   }
@@ -248,23 +238,23 @@ HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, siz
     vmax = v8[i] > vmax ? v8[i] : vmax;
   }
   // SF = RNE_bf16(Vmax * C7), clamped; E6M2 = SF rounded to 2 mantissa bits, ties to even.
-  const uint32_t pb = asu(asf(vmax) * 0.142578125f);
-  float sf = asf((pb + 0x7FFFu + ((pb >> 16) & 1u)) & 0xFFFF0000u);
+  const uint32_t pb = f32_bits(bits_f32(vmax) * 0.142578125f);
+  float sf = bits_f32((pb + 0x7FFFu + ((pb >> 16) & 1u)) & 0xFFFF0000u);
   sf = sf < 0x1p-48f ? 0x1p-48f : sf;
   sf = sf > 49152.0f ? 49152.0f : sf;
-  const uint32_t sb = asu(sf);
+  const uint32_t sb = f32_bits(sf);
   const uint32_t rb = (sb + 0xFFFFFu + ((sb >> 21) & 1u)) & 0xFFE00000u;
   const uint32_t ebits = rb >> 23, mbits = (rb >> 21) & 3u;  // E6M2 E = ebits - 79
   // REC = sig/128 * 2^((M == 0 ? 48 : 47) - E - 7), E = ebits - 79 (hif4_reciprocal's LUT).
   const float rec = static_cast<float>(kHif4RecipSig[mbits]) *
-                    asf((static_cast<uint32_t>((mbits == 0 ? 48 : 47) - (static_cast<int>(ebits) - 79) - 7 + 127)) << 23);
-  const float quarter = asf(rb) * 0.25f;
+                    bits_f32((static_cast<uint32_t>((mbits == 0 ? 48 : 47) - (static_cast<int>(ebits) - 79) - 7 + 127)) << 23);
+  const float quarter = bits_f32(rb) * 0.25f;
   const float fin_of[3] = {rec * 4.0f, rec * 2.0f, rec};
   const float fout_of[3] = {quarter, quarter * 2.0f, quarter * 4.0f};
   alignas(32) float fin[64], fout[64];
   for (int j = 0; j < 16; ++j) {
-    const int e8 = asf(v8[j >> 1]) * rec >= 4.0f ? 1 : 0;
-    const int e16 = asf(v16[j]) * rec * (e8 ? 0.5f : 1.0f) >= 2.0f ? 1 : 0;
+    const int e8 = bits_f32(v8[j >> 1]) * rec >= 4.0f ? 1 : 0;
+    const int e16 = bits_f32(v16[j]) * rec * (e8 ? 0.5f : 1.0f) >= 2.0f ? 1 : 0;
     const float fi = fin_of[e8 + e16], fo = fout_of[e8 + e16];
     for (int t = 0; t < 4; ++t) {
       fin[4 * j + t] = fi;
@@ -275,15 +265,15 @@ HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, siz
   // Non-negative floats order like their bit patterns: the clamps are integer minima (which
   // vectorise; float selects do not if-convert under -ftrapping-math).
   for (int k = 0; k < 64; ++k) {
-    uint32_t yb = asu(asf(a[k]) * fin[k]);
+    uint32_t yb = f32_bits(bits_f32(a[k]) * fin[k]);
     yb = yb > 0x41000000u ? 0x41000000u : yb;  // min(y4, 8): also Inf
-    const float y4 = asf(yb);
+    const float y4 = bits_f32(yb);
     float m;
     if (Rne) m = (y4 + 8388608.0f) - 8388608.0f;
     else m = static_cast<float>(static_cast<int32_t>(y4 + 0.5f));
-    uint32_t mb = asu(m);
+    uint32_t mb = f32_bits(m);
     mb = mb > 0x40E00000u ? 0x40E00000u : mb;  // min(m, 7)
-    out[k] = asf(asu(asf(mb) * fout[k]) | sg[k]);
+    out[k] = bits_f32(f32_bits(bits_f32(mb) * fout[k]) | sg[k]);
   }
   std::memcpy(y, out, n * sizeof(float));
 }

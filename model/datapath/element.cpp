@@ -26,19 +26,6 @@ Elem decode_e4m3(uint8_t c) {
   return e;
 }
 
-Elem decode_e5m2(uint8_t c) {
-  Elem e;
-  e.neg = c >> 7;
-  const uint32_t ex = (c >> 2) & 31, m = c & 3;
-  if (ex == 31) {
-    e.kind = m ? Elem::nan : Elem::inf;
-    return e;
-  }
-  e.sig = ex ? 4 + m : m;
-  e.exp = (ex ? static_cast<int>(ex) : 1) - 17;
-  return e;
-}
-
 namespace {
 Elem decode_hif8_slow(uint8_t c) {
   Elem e;

@@ -88,10 +88,7 @@ class Bf16Bench : public BenchBase {
       const Variant& va = vars_[v];
       const std::string p = va.name() + ".";
       Bins b;
-      b.gap = c.declare_each(va.window(), [&](int g) { return p + "gap." + std::to_string(g); });
-      b.gap_out = c.declare(p + "gap." + std::to_string(va.window()) + "+_out_of_window");
-      b.drop_part = c.declare(p + "drop.partial");
-      b.jam = va.sticky ? c.declare(p + "sticky.jam_bit_set") : -1;
+      b.gaps.declare(c, p, va.window(), va.window(), true, true, va.sticky);
       b.edge.declare(c, p, va.sticky, true);  // BF16 products span 2^-266 .. 2^256: every window can lose bits
       b.result.declare(c, p);
       bins_.push_back(b);
@@ -122,15 +119,7 @@ class Bf16Bench : public BenchBase {
       const dp::DotResult r = dp::Bf16Dot64::compute(o.a, o.b, va.spec(), &st);
       out[i - first_] = st.out_bits;
       if (st.special) continue;
-      bool any_p = false;
-      for (size_t k = 0; k < 64; ++k) {
-        if (!st.psig[k]) continue;
-        any_p = true;
-        const int gap = st.emax - (st.pexp[k] + dp::kBf16ProductBits);
-        c.hit(gap < va.window() ? b.gap + gap : b.gap_out);
-        if (st.dropped[k] && gap < va.window()) c.hit(b.drop_part);
-        if (va.sticky && st.dropped[k] && (st.term[k] & 1)) c.hit(b.jam);
-      }
+      const bool any_p = b.gaps.count(c, st, 64, va.window(), dp::kBf16ProductBits);
       b.edge.count(c, st, zero_exp, 64, va.window(), dp::kBf16ProductBits);
       b.result.count(c, r.exact, any_p);
     }
@@ -329,7 +318,7 @@ class Bf16Bench : public BenchBase {
 
  private:
   struct Bins {
-    int gap, gap_out, drop_part, jam;
+    AlignedGapBins gaps;
     WindowEdgeBins edge;
     Fp32ResultBins result;
   };

@@ -152,6 +152,43 @@ struct E2m1ElemBins {
   }
 };
 
+// The alignment bins of an aligned dot's products (hif8_dot, bf16_dot64), one set per parameter
+// set with prefix <p>:
+//   <p>gap.<g>, g < ngap            a nonzero product g binades below the largest (Emax)
+//   <p>gap.<window>+_out_of_window  a product entirely below the window (if `out`)
+//   <p>drop.partial                 a product that keeps some bits in the window and loses others (if `drop`)
+//   <p>sticky.jam_bit_set           a product's sticky bit set by the bits it lost (if `jam`)
+struct AlignedGapBins {
+  int gap = -1, ngap = 0, out = -1, drop_part = -1, jam = -1;
+
+  void declare(Coverage& c, const std::string& p, int gaps, int window, bool with_out, bool drop, bool with_jam) {
+    ngap = gaps;
+    gap = c.declare_each(gaps, [&](int g) { return p + "gap." + std::to_string(g); });
+    out = with_out ? c.declare(p + "gap." + std::to_string(window) + "+_out_of_window") : -1;
+    drop_part = drop ? c.declare(p + "drop.partial") : -1;
+    jam = with_jam ? c.declare(p + "sticky.jam_bit_set") : -1;
+  }
+
+  // Counts the first n products of `st` (pbits bits each) in a window of `window` bits; returns
+  // whether any product is nonzero.
+  bool count(Coverage& c, const dp::AlignedDotStages& st, int n, int window, int pbits) const {
+    bool any = false;
+    for (int k = 0; k < n; ++k) {
+      const size_t kk = static_cast<size_t>(k);
+      if (!st.psig[kk]) continue;
+      any = true;
+      const int g = st.emax - (st.pexp[kk] + pbits);
+      if (g < ngap) c.hit(gap + g);
+      else if (out >= 0) c.hit(out);
+      if (st.dropped[kk]) {
+        if (g < window && drop_part >= 0) c.hit(drop_part);
+        if (jam >= 0 && (st.term[kk] & 1)) c.hit(jam);
+      }
+    }
+    return any;
+  }
+};
+
 // Bins at the edges of an aligned dot's window (hif8_dot, bf16_dot64) for two bugs the random
 // sources almost never reach, with the directed vectors that hit them (aligned_edge_corners):
 //   <p>sticky.only_highest_dropped_bit_set  (sticky windows) a product loses bits below the window

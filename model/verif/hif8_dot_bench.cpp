@@ -246,14 +246,10 @@ class Hif8Bench : public BenchBase {
       Bins b;
       const int ww = va.window();
       const int top = std::min(ww - 1, 74);  // gaps 0..74 exist (products span 2^-50 .. 2^32)
-      b.gap = c.declare_each(top + 1, [&](int g) { return p + "gap." + std::to_string(g); });
-      b.ngap = top + 1;
-      b.gap_out = ww <= 74 ? c.declare(p + "gap." + std::to_string(ww) + "+_out_of_window") : -1;
       // A window can drop product bits only if it is narrower than the span of the products
       // (gaps up to 74 plus the 8 product bits): not W = 82 trunc, not 120.
       const bool drops = va.w && ww - dp::kHif8ProductBits < 74;
-      b.drop_part = drops ? c.declare(p + "drop.partial") : -1;
-      b.jam = va.sticky && drops ? c.declare(p + "sticky.jam_bit_set") : -1;
+      b.gaps.declare(c, p, top + 1, ww, ww <= 74, drops, va.sticky && drops);
       // Products span 2^-50 .. 2^32 (gaps up to 74), zero products reach 2^-14 (0 x 2^12, the zero
       // code's exponent is -26): the window edge bins only where the window can reach them.
       const int drop_from = ww - dp::kHif8ProductBits;
@@ -304,20 +300,8 @@ class Hif8Bench : public BenchBase {
         }
       }
       if (st.special) continue;
-      bool any_p = false;
-      for (int k = 0; k < va.n; ++k) {
-        const size_t kk = static_cast<size_t>(k);
-        if (!st.psig[kk]) continue;
-        any_p = true;
-        const int gap = st.emax - (st.pexp[kk] + dp::kHif8ProductBits);
-        if (gap < b.ngap) c.hit(b.gap + gap);
-        else if (b.gap_out >= 0) c.hit(b.gap_out);
-        if (va.w && st.dropped[kk]) {
-          // partial: some of the product's bits are still in the window
-          if (gap < va.window() && b.drop_part >= 0) c.hit(b.drop_part);
-          if (b.jam >= 0 && (st.term[kk] & 1)) c.hit(b.jam);
-        }
-      }
+      // Exact (W = 0) drops nothing: its drop and jam bins are not declared.
+      const bool any_p = b.gaps.count(c, st, va.n, va.window(), dp::kHif8ProductBits);
       int zero_exp[kMaxLanes];  // exponent of each zero product of two numbers, as the RTL's tree sees it
       for (int k = 0; k < va.n; ++k) {
         const dp::Elem x = dp::decode_hif8(o.a[k]), y = dp::decode_hif8(o.b[k]);
@@ -428,7 +412,7 @@ class Hif8Bench : public BenchBase {
 
  private:
   struct Bins {
-    int gap, ngap, gap_out, drop_part, jam;
+    AlignedGapBins gaps;
     WindowEdgeBins edge;
     Fp32ResultBins result;
   };

@@ -14,20 +14,11 @@
 
 #include "datapath/gemm.hpp"
 #include "datapath/gemm_cpu.hpp"
-#include "util/rng.hpp"
+#include "util/gaussian.hpp"
 
 using namespace hifsim;
 
 namespace {
-std::vector<float> gaussian(size_t n, uint64_t seed) {
-  SplitMix64 r(seed);
-  std::vector<float> x(n);
-  for (auto& v : x) {
-    const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
-    v = static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-  }
-  return x;
-}
 
 // The 1-minute load average, recorded with every result (other jobs on the machine slow it).
 double load1() {

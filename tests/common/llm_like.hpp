@@ -7,24 +7,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "util/rng.hpp"
+#include "util/gaussian.hpp"
 
 namespace hifsim::test {
 
-// One standard normal value from two uniforms of r (Box-Muller, the cosine branch only; the
-// 1e-12 keeps log away from 0). The test operands below are built from it.
-inline float normal_draw(SplitMix64& r) {
-  const double u1 = r.uniform() + 1e-12, u2 = r.uniform();
-  return static_cast<float>(std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-}
-
-// n standard normal values of the generator seeded with seed.
-inline std::vector<float> gaussian(size_t n, uint64_t seed) {
-  SplitMix64 r(seed);
-  std::vector<float> x(n);
-  for (auto& v : x) v = normal_draw(r);
-  return x;
-}
+// The test operands below are built from util/gaussian.hpp's draws (bench_gemm uses them too).
+using ::hifsim::gaussian;
+using ::hifsim::normal_draw;
 
 inline std::vector<float> llm_like_floats(size_t rows, size_t cols, SplitMix64& r) {
   std::vector<float> x(rows * cols);

@@ -133,6 +133,25 @@ std::string e2m1_operand_line(const char* name, const std::string& scales, const
 // Checks the parameter sets of a unit whose only RTL parameter is STAGES (default `def`, 0..`max`).
 void check_stages_only(const std::vector<Params>& sets, const std::string& unit, int def, int max);
 
+// "<name first> <name first+1> ...": parameter sets [first, first + n) (Bench::active_names).
+template <class Variant>
+std::string active_variant_names(const std::vector<Variant>& vars, size_t first, size_t n) {
+  std::string s;
+  for (size_t i = first; i < first + n; ++i) s += (s.empty() ? "" : " ") + vars[i].name();
+  return s;
+}
+
+// The FP32 output fields of parameter sets [first, first + n): `single` when one set is active,
+// else "v<i>(<name>)" for each, in order.
+template <class Variant>
+std::vector<PortField> variant_fp32_outputs(const std::vector<Variant>& vars, size_t first, size_t n,
+                                            const std::string& single) {
+  std::vector<std::string> names;
+  for (size_t i = first; i < first + n; ++i)
+    names.push_back(n == 1 ? single : "v" + std::to_string(i - first) + "(" + vars[i].name() + ")");
+  return fp32_fields(names);
+}
+
 // " <name 0> <name 1> ...": the parameter sets (anything with name()) for a banner.
 template <class Variant>
 std::string variant_names(const std::vector<Variant>& vars) {

@@ -87,7 +87,7 @@ class Bf16Bench : public BenchBase {
     for (size_t v = 0; v < vars_.size(); ++v) {
       const Variant& va = vars_[v];
       const std::string p = va.name() + ".";
-      Bins b;
+      AlignedDotBins b;
       b.gaps.declare(c, p, va.window(), va.window(), true, true, va.sticky);
       b.edge.declare(c, p, va.sticky, true);  // BF16 products span 2^-266 .. 2^256: every window can lose bits
       b.result.declare(c, p);
@@ -114,7 +114,7 @@ class Bf16Bench : public BenchBase {
     special_.count(c, sp);
     for (size_t i = first_; i < first_ + n_; ++i) {
       const Variant& va = vars_[i];
-      const Bins& b = bins_[i];
+      const AlignedDotBins& b = bins_[i];
       dp::AlignedDotStages st;
       const dp::DotResult r = dp::Bf16Dot64::compute(o.a, o.b, va.spec(), &st);
       out[i - first_] = st.out_bits;
@@ -300,30 +300,16 @@ class Bf16Bench : public BenchBase {
     return s;
   }
 
-  std::string active_names() const override {
-    std::string s;
-    for (size_t i = first_; i < first_ + n_; ++i) s += (s.empty() ? "" : " ") + vars_[i].name();
-    return s;
-  }
+  std::string active_names() const override { return active_variant_names(vars_, first_, n_); }
   std::vector<PortField> inputs() const override {
     return {{"a", 0, 1024, "64 BF16 values, element k at [16k+15:16k]"}, {"b", 1024, 1024, "64 BF16 values"}};
   }
-  std::vector<PortField> outputs() const override {
-    std::vector<std::string> names;
-    for (size_t i = first_; i < first_ + n_; ++i)
-      names.push_back(n_ == 1 ? "out" : "v" + std::to_string(i - first_) + "(" + vars_[i].name() + ")");
-    return fp32_fields(names);
-  }
+  std::vector<PortField> outputs() const override { return variant_fp32_outputs(vars_, first_, n_, "out"); }
   std::string protocol() const override { return kDotProtocol; }
 
  private:
-  struct Bins {
-    AlignedGapBins gaps;
-    WindowEdgeBins edge;
-    Fp32ResultBins result;
-  };
   std::vector<Variant> vars_;
-  std::vector<Bins> bins_;
+  std::vector<AlignedDotBins> bins_;
   ValueBlocks blocks_;
   SpecialBins special_;
   int cov_sub_elem_, cov_src_;

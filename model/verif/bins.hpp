@@ -225,6 +225,13 @@ struct WindowEdgeBins {
   }
 };
 
+// The bins of one parameter set of an aligned-dot unit (hif8_dot, bf16_dot64).
+struct AlignedDotBins {
+  AlignedGapBins gaps;
+  WindowEdgeBins edge;
+  Fp32ResultBins result;
+};
+
 // The model line of one parameter set of an aligned-dot unit (hifsim::dp::AlignedDotStages):
 // "model <name>: Emax=.. L=.. exact .. -> 0x........ (value)\n".
 inline std::string aligned_model_line(const std::string& name, const dp::AlignedDotStages& st, const dp::ExactValue& exact) {

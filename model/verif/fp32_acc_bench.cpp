@@ -342,11 +342,7 @@ class AccBench : public BenchBase {
 
   const std::vector<Variant>& variants() const { return vars_; }
 
-  std::string active_names() const override {
-    std::string s;
-    for (size_t i = first_; i < first_ + n_; ++i) s += (s.empty() ? "" : " ") + vars_[i].name();
-    return s;
-  }
+  std::string active_names() const override { return active_variant_names(vars_, first_, n_); }
   int steps(const Vector& v) const override { return nsteps(v); }
   bool sequential() const override { return true; }
   std::vector<uint32_t> transaction(const Vector& v, int step) const override {
@@ -360,12 +356,7 @@ class AccBench : public BenchBase {
             {"init_value", 32, 32, "FP32"},
             {"addend", 64, 32, "FP32"}};
   }
-  std::vector<PortField> outputs() const override {
-    std::vector<std::string> names;
-    for (size_t i = first_; i < first_ + n_; ++i)
-      names.push_back(n_ == 1 ? "acc" : "v" + std::to_string(i - first_) + "(" + vars_[i].name() + ")");
-    return fp32_fields(names);
-  }
+  std::vector<PortField> outputs() const override { return variant_fp32_outputs(vars_, first_, n_, "acc"); }
   std::string protocol() const override {
     return "No handshake: one operation per rising edge, chosen by priority clear > init > add_valid (none set: "
            "hold). Each line of stimulus.hex is the inputs of one clock cycle; the matching line of expected.hex is "

@@ -367,11 +367,7 @@ class QuantBench : public BenchBase {
     return s;
   }
 
-  std::string active_names() const override {
-    std::string s;
-    for (size_t i = first_; i < first_ + n_; ++i) s += (s.empty() ? "" : " ") + vars_[i].name();
-    return s;
-  }
+  std::string active_names() const override { return active_variant_names(vars_, first_, n_); }
   std::vector<PortField> inputs() const override {
     return {{"x", 0, 1024, "64 BF16 values, element k at [16k+15:16k]"}};
   }

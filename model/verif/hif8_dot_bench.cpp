@@ -243,7 +243,7 @@ class Hif8Bench : public BenchBase {
     for (size_t v = 0; v < vars_.size(); ++v) {
       const Variant& va = vars_[v];
       const std::string p = va.name() + ".";
-      Bins b;
+      AlignedDotBins b;
       const int ww = va.window();
       const int top = std::min(ww - 1, 74);  // gaps 0..74 exist (products span 2^-50 .. 2^32)
       // A window can drop product bits only if it is narrower than the span of the products
@@ -280,7 +280,7 @@ class Hif8Bench : public BenchBase {
     c.hit(cov_src_ + v.source);
     for (size_t i = first_; i < first_ + n_; ++i) {
       const Variant& va = vars_[i];
-      const Bins& b = bins_[i];
+      const AlignedDotBins& b = bins_[i];
       dp::AlignedDotStages st;
       const dp::DotResult r = dp::Hif8DotN::compute(o.a, o.b, va.n, va.spec(), &st);
       out[i - first_] = st.out_bits;
@@ -384,11 +384,7 @@ class Hif8Bench : public BenchBase {
     return s;
   }
 
-  std::string active_names() const override {
-    std::string s;
-    for (size_t i = first_; i < first_ + n_; ++i) s += (s.empty() ? "" : " ") + vars_[i].name();
-    return s;
-  }
+  std::string active_names() const override { return active_variant_names(vars_, first_, n_); }
   // One parameter set: its N codes of a and b; several: all 64 of each.
   std::vector<uint32_t> transaction(const Vector& v, int) const override {
     if (n_ != 1) return v.w;
@@ -402,23 +398,13 @@ class Hif8Bench : public BenchBase {
     return {{"a", 0, 8 * n, std::to_string(n) + " HiF8 codes, element k at [8k+7:8k]"},
             {"b", 8 * n, 8 * n, std::to_string(n) + " HiF8 codes"}};
   }
-  std::vector<PortField> outputs() const override {
-    std::vector<std::string> names;
-    for (size_t i = first_; i < first_ + n_; ++i)
-      names.push_back(n_ == 1 ? "out" : "v" + std::to_string(i - first_) + "(" + vars_[i].name() + ")");
-    return fp32_fields(names);
-  }
+  std::vector<PortField> outputs() const override { return variant_fp32_outputs(vars_, first_, n_, "out"); }
   std::string protocol() const override { return kDotProtocol; }
 
  private:
-  struct Bins {
-    AlignedGapBins gaps;
-    WindowEdgeBins edge;
-    Fp32ResultBins result;
-  };
   std::vector<Variant> vars_;
   size_t widest_ = 0;  // the active set with the most lanes (set_active)
-  std::vector<Bins> bins_;
+  std::vector<AlignedDotBins> bins_;
   ValueBlocks blocks_;
   SpecialBins special_;
   int cov_denorm_, cov_emax_hi_, cov_emax_lo_, cov_src_;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "datapath/accumulator.hpp"
+#include "verif/acc_variant.hpp"
 #include "datapath/fp_add.hpp"
 #include "datapath/hif4_dot.hpp"
 #include "formats/bits.hpp"
@@ -38,20 +39,7 @@ constexpr uint32_t kClear = 1, kInit = 2, kAdd = 4;
 constexpr int kStepWords = 3;  // ctl, init_value, addend
 constexpr int kMaxSteps = 32;
 
-struct Variant {
-  int mant_bits;
-  bool rz;
-  dp::AccSpec spec() const {
-    dp::AccSpec s;
-    if (mant_bits == 23 && !rz) return s;  // `fp32`: the host binary32 addition
-    s.kind = dp::AccSpec::fp32_reduced;
-    s.mant_bits = mant_bits;
-    s.mode = rz ? dp::RoundMode::rz : dp::RoundMode::rne;
-    return s;
-  }
-  int precision() const { return mant_bits + 1; }
-  std::string name() const { return spec().name(); }
-};
+using Variant = AccVariant;
 
 // One clock step as the unit sees it.
 struct Step {

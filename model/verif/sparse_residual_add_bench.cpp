@@ -21,6 +21,7 @@
 #include <string>
 
 #include "datapath/accumulator.hpp"
+#include "verif/acc_variant.hpp"
 #include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
 #include "formats/bits.hpp"
@@ -88,23 +89,7 @@ Step get_step(const Vector& v, int i) {
 int nsteps(const Vector& v) { return static_cast<int>(v.w.size() / kStepWords); }
 
 // The accumulator of a parameter set.
-struct Variant {
-  int mant_bits;
-  bool rz;
-  dp::AccSpec spec() const {
-    dp::AccSpec s;
-    if (mant_bits == 23 && !rz) return s;  // `fp32`
-    s.kind = dp::AccSpec::fp32_reduced;
-    s.mant_bits = mant_bits;
-    s.mode = rz ? dp::RoundMode::rz : dp::RoundMode::rne;
-    return s;
-  }
-  int precision() const { return mant_bits + 1; }
-  std::string name() const { return spec().name(); }
-  // What the unit takes of init_value: its low 23 - MANT_BITS mantissa bits are ignored (the RTL's
-  // documented contract; a value of the register's precision is unchanged).
-  uint32_t init_seen(uint32_t init) const { return init & ~((1u << (23 - mant_bits)) - 1u); }
-};
+using Variant = AccVariant;
 
 // The six sorted index pairs of a group: 01 02 03 12 13 23.
 int pair_id(int i0, int i1) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "io/input_file.hpp"
 #include "io/yaml_input.hpp"
 #include "util/checked.hpp"
 #include "util/files.hpp"
@@ -97,7 +98,10 @@ SweepSpec load_sweep(const std::string& path) {
   s.name = root["name"] ? root["name"].Scalar() : "sweep";
   if (!root["base"]) throw Error(path, "base", "required field is missing (the base unit config)");
   s.base = resolve(s.dir, root["base"].Scalar());
-  if (!path_exists(s.base)) throw Error(path, "base", "'" + s.base + "' does not exist");
+  // A folder named as the base used to reach file_hash() and throw std::ios_base::failure
+  // (found by fuzz_sweep): the base must be a regular file, like every config hifsim reads.
+  if (const std::string why = io::not_regular_reason(s.base); !why.empty())
+    throw Error(path, "base", "'" + s.base + "' " + why);
   s.base_hash = file_hash(s.base);
   const YAML::Node w = root["workload"];
   if (!w || !w.IsMap()) throw Error(path, "workload", "required mapping: {trace: DIR} or {gemm: [M, N, K]}");
@@ -105,7 +109,8 @@ SweepSpec load_sweep(const std::string& path) {
   if (w["trace"] && w["gemm"]) throw Error(path, "workload", "give trace or gemm, not both");
   if (w["trace"]) {
     s.workload_trace = resolve(s.dir, w["trace"].Scalar());
-    if (!path_exists(s.workload_trace + "/trace.yaml")) throw Error(path, "workload.trace", "'" + s.workload_trace + "/trace.yaml' does not exist");
+    if (const std::string why = io::not_regular_reason(s.workload_trace + "/trace.yaml"); !why.empty())
+      throw Error(path, "workload.trace", "'" + s.workload_trace + "/trace.yaml' " + why);
   } else if (w["gemm"]) {
     if (!w["gemm"].IsSequence() || w["gemm"].size() != 3) throw Error(path, "workload.gemm", "must be [M, N, K]");
     for (size_t i = 0; i < 3; ++i) {
@@ -123,8 +128,8 @@ SweepSpec load_sweep(const std::string& path) {
     check_keys(a, path, "accuracy", {"trace", "ops"});
     if (!a["trace"]) throw Error(path, "accuracy.trace", "required field is missing");
     s.accuracy_trace = resolve(s.dir, a["trace"].Scalar());
-    if (!path_exists(s.accuracy_trace + "/trace.yaml"))
-      throw Error(path, "accuracy.trace", "'" + s.accuracy_trace + "/trace.yaml' does not exist");
+    if (const std::string why = io::not_regular_reason(s.accuracy_trace + "/trace.yaml"); !why.empty())
+      throw Error(path, "accuracy.trace", "'" + s.accuracy_trace + "/trace.yaml' " + why);
     if (a["ops"])
       for (size_t i = 0; i < a["ops"].size(); ++i) s.accuracy_ops.push_back(a["ops"][i].Scalar());
   }

@@ -179,6 +179,26 @@ TEST(SweepFile, RepeatedAxisValuesAndEmptyZipGroupsAreErrors) {
   EXPECT_NE(pts[0].id, pts[1].id);
 }
 
+// A folder named as the base config (or as a trace's trace.yaml) passed the existence check and
+// made the config hash throw std::ios_base::failure ("basic_filebuf::underflow ... Is a
+// directory"), not a hifsim error (found by fuzz_sweep, fuzz/regressions/sweep/base-is-a-folder.yaml).
+TEST(SweepFile, FoldersNamedAsFilesAreErrors) {
+  const std::string d = inputs_test::temp_dir();
+  ASSERT_EQ(mkdir((d + "/t").c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((d + "/t/trace.yaml").c_str(), 0700), 0);
+  write_file(d + "/base.yaml", "schema: hifsim-unit/1\narray: {rows: 4, cols: 4}\n");
+  auto err = [&](const std::string& body) {
+    write_file(d + "/s.yaml", "schema: hifsim-sweep/1\nname: t\n" + body + "grid: {array.rows: [8]}\n");
+    return error_of([&] { sweep::load_sweep(d + "/s.yaml"); });
+  };
+  EXPECT_EQ(err("base: t\nworkload: {gemm: [64, 64, 64]}\n"), d + "/s.yaml: base: '" + d + "/t' is a directory, not a file");
+  EXPECT_EQ(err("base: base.yaml\nworkload: {trace: t}\n"),
+            d + "/s.yaml: workload.trace: '" + d + "/t/trace.yaml' is a directory, not a file");
+  EXPECT_EQ(err("base: base.yaml\nworkload: {gemm: [64, 64, 64]}\naccuracy: {trace: t}\n"),
+            d + "/s.yaml: accuracy.trace: '" + d + "/t/trace.yaml' is a directory, not a file");
+  EXPECT_EQ(err("base: nothing.yaml\nworkload: {gemm: [64, 64, 64]}\n"), d + "/s.yaml: base: 'nothing.yaml' does not exist");
+}
+
 TEST(UnitConfig, NonRegularFilesAndHugeIntegers) {
   EXPECT_EQ(error_within([] { cfg::load_unit_config("/dev/zero"); }, 10), "/dev/zero: is a character device, not a regular file");
   const std::string d = inputs_test::temp_dir();

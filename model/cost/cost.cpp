@@ -82,6 +82,7 @@ void fill_area(const CostTables& t, const cfg::UnitConfig& u, CostReport& r) {
   r.dot_unit_ge = inventory_ge(t.coeffs, dot, false, true);
   r.pipeline_reg_ge = inventory_ge(t.coeffs, dot) - r.dot_unit_ge;
   r.accumulator_ge = inventory_ge(t.coeffs, acc);
+  r.node_dot = node_dot(t.units, dp::hw::describe_dot(s));
   auto logic = [&](const std::string& name, double ge, const std::string& note) {
     r.area.push_back({name, ge, mm2(t, ge), note});
   };
@@ -203,10 +204,31 @@ CostReport evaluate(const CostTables& t, const cfg::UnitConfig& u, const perf::A
       "quantizer and residual-path energies use unmeasured_activity / the main unit's per-product energy",
       "per-toggle coefficients are order-of-magnitude proxies derived from Horowitz ISSCC 2014 (45 nm) and the Yosys area fit",
   };
+  // The clock is the config's; the synthesised dot unit says whether the node can reach it.
+  if (r.node_dot.synthesised && u.clock_ghz * 1e3 > r.node_dot.row.fmax_mhz)
+    r.notes.push_back("clock_ghz " + fmt_g(u.clock_ghz, 4) + " exceeds the " + r.node + " fmax of the PE's dot unit (" + r.node_dot.module +
+                      " " + r.node_dot.parameters + ": " + fmt_g(r.node_dot.row.fmax_mhz, 4) + " MHz): power and time assume a clock the netlist does not meet");
+  return r;
   return r;
 }
 
 // ---------------------------------------------------------------------------------------------
+
+// "node_dot_unit": the PE's dot unit at the node (null when the node has no synthesised units).
+static void write_node_dot(JsonWriter& w, const NodeDot& n) {
+  w.key("node_dot_unit");
+  if (n.node.empty()) {
+    w.null();
+    return;
+  }
+  w.begin_object().kv("module", n.module).kv("parameters", n.parameters).kv("synthesised", n.synthesised);
+  if (n.synthesised) {
+    const NodeUnitRow& x = n.row;
+    w.kv("area_um2", x.area_um2).kv("cells", x.cells).kv("flip_flops", x.flip_flops).kv("min_period_ns", x.min_period_ns).kv("fmax_mhz", x.fmax_mhz);
+    if (x.gate_pj >= 0) w.kv("gate_level_pj_per_op", x.gate_pj).kv("gate_level_trace_op", x.energy_trace);
+  }
+  w.end_object();
+}
 
 void write_cost_json(JsonWriter& w, const CostReport& r) {
   w.begin_object()
@@ -227,6 +249,7 @@ void write_cost_json(JsonWriter& w, const CostReport& r) {
   w.key("items").begin_array();
   for (const auto& a : r.area) w.begin_object().kv("name", a.name).kv("ge", a.ge).kv("mm2", a.mm2).kv("note", a.note).end_object();
   w.end_array().end_object();
+  write_node_dot(w, r.node_dot);
   if (r.activity.transitions == 0) {
     w.end_object();
     return;
@@ -287,6 +310,12 @@ std::string cost_summary(const CostReport& r) {
   o << "area " << fmt_g(r.total_mm2, 4) << " mm2 (logic " << fmt_g(r.logic_ge / 1e6, 4) << " MGE = " << fmt_g(r.logic_mm2, 4) << " mm2, SRAM "
     << fmt_g(r.sram_mm2, 4) << " mm2; per PE: dot unit " << fmt_g(r.dot_unit_ge, 5) << " GE, accumulator " << fmt_g(r.accumulator_ge, 5)
     << " GE) at " << r.node;
+  const NodeDot& n = r.node_dot;
+  if (n.synthesised)
+    o << "\ndot unit " << n.module << " " << n.parameters << " synthesised at " << n.node << ": " << fmt_g(n.row.area_um2, 6) << " um2, "
+      << n.row.cells << " cells, critical path " << fmt_g(n.row.min_period_ns, 4) << " ns = fmax " << fmt_g(n.row.fmax_mhz, 4) << " MHz";
+  else if (!n.node.empty())
+    o << "\ndot unit " << n.module << " " << n.parameters << ": not synthesised at " << n.node << " (no area um2 / fmax)";
   if (r.activity.transitions) {
     const double m = r.macs > 0 ? r.macs : 1;
     o << "\nenergy " << fmt_g(r.total_pj * 1e-6, 4) << " uJ (compute " << fmt_g(r.compute_pj * 1e-6, 4) << ", buffers " << fmt_g(r.buffers_pj * 1e-6, 4)

@@ -12,6 +12,7 @@
 #include "config/unit_config.hpp"
 #include "cost/activity.hpp"
 #include "cost/inventory.hpp"
+#include "cost/node_units.hpp"
 #include "cost/tables.hpp"
 #include "perf/report.hpp"
 
@@ -49,6 +50,9 @@ struct CostReport {
   uint64_t pes = 0;
   // Area
   double dot_unit_ge = 0, pipeline_reg_ge = 0, accumulator_ge = 0;  // one PE
+  // The PE's dot unit as synthesised at this node (tables' <node>/units.csv): mapped area, fmax.
+  // Not synthesised (or a node without units): node_dot.synthesised = false.
+  NodeDot node_dot;
   std::vector<AreaItem> area;
   double logic_ge = 0, logic_mm2 = 0, sram_mm2 = 0, total_mm2 = 0;
   // Energy per operation (from the activity)

@@ -216,6 +216,7 @@ CostTables load_tables(const std::string& dir, const std::string& node) {
   c.acc_c = a.at("acc_c"), c.acc_m = a.at("acc_m"), c.acc_rz = a.at("acc_rz");
   c.ff_ge = a.at("ff_ge");
   t.synth_csv = dir + "/synth.csv";
+  t.units = load_node_units(dir, node);
   return t;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cost/area.hpp"
+#include "cost/node_units.hpp"
 
 namespace hifsim::cost {
 
@@ -51,9 +52,10 @@ struct CostTables {
   SramTable sram;
   AreaCoeffs coeffs;                 // from `area`
   std::string synth_csv;             // dir/synth.csv (the fit's data)
+  NodeUnits units;                   // dir/<node>/units.csv: the node's synthesised units (sky130)
 };
 // Loads dir/area.yaml, dir/energy-<node>.yaml and dir/sram-<node>.yaml (dir/sram.yaml when that does
-// not exist). Node-specific files must name the node.
+// not exist), and dir/<node>/units.csv when the node has synthesised units. Node-specific files must name the node.
 CostTables load_tables(const std::string& dir, const std::string& node = "45nm");
 // $HIFSIM_COST_TABLES, else configs/cost of the installation's data (util/install.hpp).
 std::string default_tables_dir();

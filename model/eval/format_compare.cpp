@@ -1,9 +1,11 @@
 #include "eval/format_compare.hpp"
 
+#include <optional>
 #include <sstream>
 
 #include "eval/error_vs_k.hpp"
 #include "eval/unit_eval.hpp"
+#include "io/input_file.hpp"
 #include "perf/rtl_calibration.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -24,15 +26,34 @@ cfg::UnitConfig unit_with(const std::string& config, const Correction& c) {
   return cfg::load_unit_config(config, ov);
 }
 
+// The PE's dot unit at sky130 (docs/cost.md section 11): the mapped netlist's area and fmax when
+// that RTL instance was synthesised (empty fields otherwise), and the calibrated sky130 energy
+// per dot operation on this run's activity.
+// Empty fields when the cost folder has no sky130 tables (a user's own folder may be 45 nm only).
+void sky130_fields(std::ostringstream& o, const std::optional<cost::CostTables>& t130, const cfg::UnitConfig& u,
+                   const cost::CostReport& cr) {
+  if (!t130) {
+    o << ",,,,";
+    return;
+  }
+  const cost::NodeDotCost n = cost::node_dot_cost(*t130, u, cr.activity);
+  o << "," << n.dot.module << " " << n.dot.parameters << ",";
+  if (n.dot.synthesised) o << fmt_g(n.dot.row.area_um2, 6) << "," << fmt_g(n.dot.row.fmax_mhz, 6);
+  else o << ",";
+  o << "," << fmt_g(n.dot_pj, 6);
+}
+
 void units_csv_row(std::ostringstream& o, const std::string& fname, const Correction& c, const std::string& config,
-                   const cfg::UnitConfig& u, const UnitEval& e) {
+                   const cfg::UnitConfig& u, const UnitEval& e, const std::optional<cost::CostTables>& t130) {
   const cost::CostReport& cr = *e.cost;
   const double macs = e.totals.macs;
   o << fname << "," << c.name << "," << config << "," << u.peak_macs_per_cycle() << "," << e.totals.cycles.total << ","
     << fmt_g(e.utilization, 6) << "," << fmt_g(macs, 12) << "," << fmt_g(cr.total_pj / macs, 6) << ","
     << fmt_g(cr.compute_pj / macs, 6) << "," << fmt_g(cr.buffers_pj / macs, 6) << "," << fmt_g(cr.memory_pj / macs, 6)
     << "," << fmt_g(cr.total_mm2, 6) << "," << fmt_g(cr.logic_ge / 1e6, 6) << "," << fmt_g(cr.dot_unit_ge, 6) << ","
-    << fmt_g(cr.power_w, 6) << "," << fmt_g(cr.edp_js, 6) << "," << perf::timing_calibration(u).label() << "\n";
+    << fmt_g(cr.power_w, 6) << "," << fmt_g(cr.edp_js, 6) << "," << perf::timing_calibration(u).label();
+  sky130_fields(o, t130, u, cr);
+  o << "\n";
 }
 
 // Timing, area and energy of every format's unit, plain and with each correction's residual
@@ -40,7 +61,11 @@ void units_csv_row(std::ostringstream& o, const std::string& fname, const Correc
 void unit_tables(const CompareRequest& r, OperandCache& cache, CompareOutcome& out) {
   std::ostringstream units, area;
   units << "format,correction,config,peak_macs_per_cycle,cycles,utilization,macs,energy_pj_per_mac,"
-           "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js,timing\n";
+           "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js,timing,"
+           "sky130_dot,sky130_dot_um2,sky130_fmax_mhz,sky130_dot_pj\n";
+  const std::string tdir = cost::default_tables_dir();
+  std::optional<cost::CostTables> t130;
+  if (io::not_regular_reason(tdir + "/energy-sky130.yaml") != "does not exist") t130 = cost::load_tables(tdir, "sky130");
   Workload w;
   w.trace = r.trace;
   UnitEvalOptions uo;
@@ -57,7 +82,7 @@ void unit_tables(const CompareRequest& r, OperandCache& cache, CompareOutcome& o
       const UnitEval e = evaluate_unit(u, w, uo);
       if (!e.cost) throw Error(r.configs[i], "cost", "the cost model does not cover this unit: " + e.cost_unsupported);
       const cost::CostReport& cr = *e.cost;
-      units_csv_row(units, fname, c, r.configs[i], u, e);
+      units_csv_row(units, fname, c, r.configs[i], u, e, t130);
       say(r, "unit " + fname + " (" + c.name + "): " + std::to_string(e.totals.cycles.total) + " cycles, utilization " +
                  fmt_g(100 * e.utilization, 4) + " %, " + fmt_g(cr.total_pj / e.totals.macs, 4) + " pJ/MAC, " +
                  fmt_g(cr.total_mm2, 4) + " mm2");

@@ -187,6 +187,36 @@ class CompareReport(unittest.TestCase):
             self.assertEqual(cells[(r["layer"], col)], f"{float(r['sqnr_db']):.2f}", r)
         with open(os.path.join(self.out, "manifest.json")) as f:
             self.assertEqual(json.load(f)["command"], "compare")
+        self.check_sky130_columns(units, report)
+
+    def check_sky130_columns(self, units, report):
+        """The unit table's sky130 columns: the PE dot unit's RTL instance (STAGES = pipeline_depth - 1
+        of the configs: 3 for HiF4/NVFP4, 4 for BF16), its area and fmax from the committed synthesis
+        table (configs/cost/sky130/units.csv, read here), 'not synthesised' without a row, and the
+        calibrated sky130 pJ per dot operation of units.csv."""
+        with open(os.path.join(ROOT, "configs", "cost", "sky130", "units.csv"), newline="") as f:
+            synth = {(r["module"], r["parameters"]): r for r in csv.DictReader(f)}
+        table = report.split("## Timing, area and energy per unit", 1)[1].split("\n## ", 1)[0]
+        lines = [l for l in table.strip().splitlines() if l.startswith("|")]
+        head = [c.strip() for c in lines[0].strip("|").split("|")]
+        self.assertEqual(head[-4:], ["sky130 dot unit", "sky130 dot µm²", "sky130 fmax (MHz)", "sky130 pJ/op"])
+        md = [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
+        self.assertEqual(len(md), len(units))
+        want = {"hif4": ("hif4_dot64", "STAGES=3"), "nvfp4": ("nvfp4_dot64", "STAGES=3"),
+                "bf16": ("bf16_dot64", "W=64;STICKY=1;STAGES=4")}
+        for u, row in zip(units, md):
+            module, params = want[u["format"]]
+            self.assertEqual(row[head.index("sky130 dot unit")], f"{module} {params}", row)
+            self.assertEqual(u["sky130_dot"], f"{module} {params}")
+            s = synth.get((module, params))
+            if s:
+                self.assertEqual(row[head.index("sky130 dot µm²")], f"{float(s['area_um2']):,.0f}", row)
+                self.assertEqual(row[head.index("sky130 fmax (MHz)")], f"{float(s['fmax_mhz']):.0f}", row)
+            else:
+                self.assertEqual(row[-3:-1], ["not synthesised", "not synthesised"], row)
+            self.assertGreater(float(u["sky130_dot_pj"]), 0)
+            self.assertEqual(row[-1], f"{float(u['sky130_dot_pj']):.2f}", row)
+        self.assertIn(("hif4_dot64", "STAGES=3"), synth)  # the test covers a synthesised row
 
     def test_html_in_headless_chromium(self):
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -3,9 +3,14 @@ sram-sky130.yaml) are what scripts/pdk/node_tables.py makes of the committed cal
 hifsim applies them as the calibration assumes: on a real trace op (stories260k layer0.q_proj),
 the sky130 dot energy equals the 45 nm proxy's per-class parts times the per-class sky130/45 nm
 ratios, the logic area is its GE times the fitted um2 per GE, and the SRAM area comes from the
-sky130 SRAM table (its rows are the 45 nm ones times (130/45)^2)."""
+sky130 SRAM table (its rows are the 45 nm ones times (130/45)^2). The PE's dot unit is quoted at
+sky130 from the committed synthesis row of its exact RTL instance (area, cells, critical path,
+fmax, gate-level pJ/op; a clock above fmax is flagged), not quoted for an instance without a row,
+not at all at 45 nm, and a malformed units.csv stops hifsim with the file, line and column."""
+import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,4 +56,51 @@ for fig in ("dot", "acc_add"):
           f"logic area {a['logic_mm2']} mm2 = {a['logic_ge']} GE x {e130['ge_area_um2']['value']} um2")
     ratio = a["sram_mm2"] / base["area"]["sram_mm2"]
     check(abs(ratio - (130 / 45) ** 2) <= 1e-5 * ratio, f"SRAM area from sram-sky130.yaml: x{ratio:.6g} of 45 nm")
+
+# ---- The PE's dot unit at sky130: the committed row of its RTL instance ----
+rows = {(r["module"], r["parameters"]): r for r in csv.DictReader(open(os.path.join(TABLES, "sky130", "units.csv")))}
+energy = [r for r in csv.DictReader(open(os.path.join(TABLES, "sky130", "energy.csv")))]
+
+
+def cost_json(node, config, sets=(), tables=TABLES):
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([HIFSIM, "cost", "--node", node, "--tables", tables, "--config", config, "--gemm", "64,64,256",
+                            "--out", d, "--quiet"] + (["--set", ",".join(sets)] if sets else []), capture_output=True, text=True)
+        return (json.load(open(os.path.join(d, "cost.json")))["cost"] if p.returncode == 0 else None), p.stderr
+
+
+for fmt_name, module, stages in (("hif4", "hif4_dot64", 3), ("nvfp4", "nvfp4_dot64", 3), ("hif4", "hif4_dot64", 0)):
+    cfg = os.path.join(ROOT, "configs", "units", f"{fmt_name}-32x32.yaml")
+    for clock in ("1.0", "0.1"):
+        c, err = cost_json("sky130", cfg, [f"pe.pipeline_depth={stages + 1}", f"clock_ghz={clock}"])
+        check(c is not None, f"hifsim cost --node sky130 {fmt_name} STAGES={stages}: {err.strip()}")
+        if c is None:
+            continue
+        n, want = c["node_dot_unit"], rows[(module, f"STAGES={stages}")]
+        check(n["module"] == module and n["parameters"] == f"STAGES={stages}" and n["synthesised"], f"instance named: {n}")
+        for k in ("area_um2", "min_period_ns", "fmax_mhz", "cells", "flip_flops"):
+            check(abs(n[k] - float(want[k])) <= 1e-9 * float(want[k]), f"{module} STAGES={stages} {k}: {n[k]} = units.csv {want[k]}")
+        gl = max((r for r in energy if r["module"] == module and r["parameters"] == f"STAGES={stages}"), key=lambda r: int(r["ops"]))
+        check(n["gate_level_pj_per_op"] == float(gl["unit_pj"]) and n["gate_level_trace_op"] == gl["trace_op"],
+              f"{module} STAGES={stages} gate-level pJ/op {n['gate_level_pj_per_op']} = energy.csv {gl['unit_pj']} ({gl['trace_op']})")
+        over = [x for x in c["notes"] if "exceeds the sky130 fmax" in x]
+        check(len(over) == (1 if float(clock) * 1e3 > float(want["fmax_mhz"]) else 0),
+              f"clock {clock} GHz vs fmax {want['fmax_mhz']} MHz flagged once iff above: {over}")
+# An instance without a synthesis row (bf16_dot64 at STAGES=4) is named and not quoted.
+c, err = cost_json("sky130", os.path.join(ROOT, "configs", "units", "bf16-32x32.yaml"))
+check(c is not None and c["node_dot_unit"]["module"] == "bf16_dot64" and
+      ("bf16_dot64", "W=64;STICKY=1;STAGES=4") not in rows and c["node_dot_unit"]["synthesised"] is False
+      and "area_um2" not in c["node_dot_unit"], f"bf16 STAGES=4 not synthesised: {c and c['node_dot_unit']} {err}")
+c, err = cost_json("45nm", CONFIG)
+check(c is not None and c["node_dot_unit"] is None, f"45 nm has no synthesised units: {c and c['node_dot_unit']} {err}")
+# A malformed units.csv: one line, naming the file, the line and the column; nothing written.
+with tempfile.TemporaryDirectory() as t:
+    bad = os.path.join(t, "cost")
+    shutil.copytree(TABLES, bad)
+    text = open(os.path.join(bad, "sky130", "units.csv")).read().splitlines()
+    text[2] = text[2].replace(text[2].split(",")[6], "fast", 1)  # line 3's fmax_mhz
+    open(os.path.join(bad, "sky130", "units.csv"), "w").write("\n".join(text) + "\n")
+    c, err = cost_json("sky130", CONFIG, tables=bad)
+    check(c is None and "units.csv" in err and "line 3 fmax_mhz" in err and len(err.strip().splitlines()) == 1,
+          f"malformed units.csv rejected with file, line, column: {err.strip()}")
 finish()

@@ -35,6 +35,13 @@ def M(id, file, find, replace, kind, what, units, expect="killed", why="", ci=No
 NV_NEVER_SUBNORMAL = ("nvfp4_dot64's rounder gets lsb_exp = -20 (a constant), so every nonzero sum has "
                       "leading-bit exponent e >= -20 > -125: normal is set and q = e - 23 with the original "
                       "and the mutated constant alike; the subnormal branch is unreachable in this unit")
+# hif8_dot: every HiF8 value is a multiple of 2^-25, so every product and every exact sum is a
+# multiple of 2^-50. If the aligned window's lowest position (the sticky bit's, if any) weighs at
+# most 2^-50, no product loses a bit and S is that exact sum; if it weighs more, a nonzero S is at
+# least that weight. Either way a nonzero result is >= 2^-50.
+HIF8_NEVER_SUBNORMAL = ("every nonzero hif8_dot result is >= 2^-50 (HiF8 values are multiples of 2^-25, so products and "
+                        "exact sums are multiples of 2^-50; a window whose lowest bit weighs more than 2^-50 gives "
+                        "a nonzero sum of at least that weight): normal is set and q = e - 23 with either constant")
 
 
 MUTANTS = [
@@ -170,7 +177,7 @@ MUTANTS = [
     M("round.subnormal_boundary", "hifsim_round_fp32.sv",
       "normal = $signed(e) >= -126;", "normal = $signed(e) >= -125;",
       "off-by-one compare", "results in [2^-126, 2^-125) treated as subnormal", ROUND,
-      equivalent_in={"nvfp4_dot64": NV_NEVER_SUBNORMAL}),
+      equivalent_in={"nvfp4_dot64": NV_NEVER_SUBNORMAL, "hif8_dot": HIF8_NEVER_SUBNORMAL}),
     M("round.guard_position", "hifsim_round_fp32.sv",
       "guard  = (field & (WF'(1) << (sh - WH'(1)))) != '0;", "guard  = (field & (WF'(1) << sh)) != '0;",
       "off-by-one width", "guard bit one position high", ROUND),
@@ -182,7 +189,7 @@ MUTANTS = [
     M("round.subnormal_quantum", "hifsim_round_fp32.sv",
       "q = (normal ? e : WX'(-126)) - WX'(23);", "q = (normal ? e : WX'(-125)) - WX'(23);",
       "off-by-one constant", "subnormal results rounded at 2^-148 instead of 2^-149", ROUND,
-      equivalent_in={"nvfp4_dot64": NV_NEVER_SUBNORMAL}),
+      equivalent_in={"nvfp4_dot64": NV_NEVER_SUBNORMAL, "hif8_dot": HIF8_NEVER_SUBNORMAL}),
 
     # ---- nvfp4_dot64 ----------------------------------------------------------------------------
     M("nv.scale_sign_dropped", "nvfp4_dot64.sv",

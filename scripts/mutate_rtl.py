@@ -23,7 +23,8 @@ Commands:
   emit   --mutant ID --out DIR [--rtl-dir DIR]
                                          write the mutated file to DIR/<file>, print the file name
   run    [--unit U]... [--mutant ID]... [--build-dir DIR] [--seed N] [--jobs N] [--report FILE] [--resume]
-                                         the campaign; prints per-unit scores and writes a Markdown
+                                         the campaign (the mutants given with --mutant in that
+                                         order); prints per-unit scores and writes a Markdown
                                          table (docs/cosim.md) to FILE if given. DIR/results.json is
                                          rewritten after every mutant; --resume keeps its results
                                          and runs only the mutants it does not have
@@ -361,6 +362,8 @@ def cmd_run(args, muts):
         results = all_results.setdefault(u, [])
         done = {r["id"] for r in results}
         sel = [m for m in muts if u in m["units"] and (not args.mutant or m["id"] in args.mutant) and m["id"] not in done]
+        if args.mutant:  # in the order given: a campaign that may be stopped runs the informative ones first
+            sel.sort(key=lambda m: args.mutant.index(m["id"]))
         if sel:
             run_unit(u, sel, args, results, save)
         elif not results:

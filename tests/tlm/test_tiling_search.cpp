@@ -172,11 +172,23 @@ TEST(TilingSearch, FasterMemoryNeverTakesMoreCycles) {
               const std::string where = std::string(df) + " " + name(s) + " bw " + std::to_string(bws[ib]) + " lat " +
                                         std::to_string(lats[il]) + " buffers " + std::to_string(bufs[iu]) +
                                         " KiB outstanding " + std::to_string(outs[io]);
-              if (ib + 1 < bws.size()) EXPECT_LE(at(ib + 1, il, iu, io), here) << where << ": more bandwidth";
-              if (il + 1 < lats.size()) EXPECT_LE(at(ib, il + 1, iu, io), here) << where << ": less latency";
-              if (iu + 1 < bufs.size()) EXPECT_LE(at(ib, il, iu + 1, io), here) << where << ": bigger buffers";
-              if (io + 1 < outs.size()) EXPECT_LE(at(ib, il, iu, io + 1), here) << where << ": more outstanding";
-              pairs += 4;
+              // Braces: EXPECT_* expands to an if/else of its own (-Wdangling-else without them).
+              if (ib + 1 < bws.size()) {
+                EXPECT_LE(at(ib + 1, il, iu, io), here) << where << ": more bandwidth";
+                ++pairs;
+              }
+              if (il + 1 < lats.size()) {
+                EXPECT_LE(at(ib, il + 1, iu, io), here) << where << ": less latency";
+                ++pairs;
+              }
+              if (iu + 1 < bufs.size()) {
+                EXPECT_LE(at(ib, il, iu + 1, io), here) << where << ": bigger buffers";
+                ++pairs;
+              }
+              if (io + 1 < outs.size()) {
+                EXPECT_LE(at(ib, il, iu, io + 1), here) << where << ": more outstanding";
+                ++pairs;
+              }
             }
     }
   std::printf("%d neighbour pairs checked\n", pairs);

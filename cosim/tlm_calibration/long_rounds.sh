@@ -17,16 +17,19 @@ root=$(cd "$here/../.." && pwd)
 if [[ ${1:-} == --summary ]]; then
   out=$2
   # Table rows: | M | N | K | tiles | steps | order | TLM | RTL | error | values |
+  # A job's CPU seconds (jobs.log, user + system of tlm_calibration) are shared over its rows.
   for f in "$out"/tables/*.md; do
     b=$(basename "$f" .md)
-    awk -v cfg="${b%-r*}" -F'|' 'NF >= 11 && $2 ~ /^ *[0-9]+ *$/ {
+    cpu=$(sed -n "s/^$b rc=.* cpu=\([0-9.]*\)s\$/\1/p" "$out/jobs.log" 2>/dev/null | tail -1)
+    awk -v cfg="${b%-r*}" -v cpu="${cpu:-0}" -F'|' 'NF >= 11 && $2 ~ /^ *[0-9]+ *$/ {
         e = $10; gsub(/[ %+]/, "", e); if (e < 0) e = -e
-        print cfg, e, ($11 ~ /bit-identical/ ? 1 : 0) }' "$f"
+        row[++n] = cfg " " e " " ($11 ~ /bit-identical/ ? 1 : 0) }
+      END { for (i = 1; i <= n; i++) print row[i], cpu / n }' "$f"
   done | sort -k1,1 | awk '
-    { if ($1 != c) { if (c != "") out(); c = $1; n = s = mx = off = bad = 0 }
-      n++; s += $2; if ($2 > mx) mx = $2; if ($2 > 0) off++; if (!$3) bad++ }
-    function out() { printf "%-28s shapes %4d  mean |error| %.3f %%  largest %.2f %%  off %d  values %s\n",
-                     c, n, s / n, mx, off, (bad ? bad " DIFFER" : "bit-identical") }
+    { if ($1 != c) { if (c != "") out(); c = $1; n = s = mx = off = bad = t = 0 }
+      n++; s += $2; if ($2 > mx) mx = $2; if ($2 > 0) off++; if (!$3) bad++; t += $4 }
+    function out() { printf "%-28s shapes %4d  mean |error| %.3f %%  largest %.2f %%  off %d  values %s  CPU %.2f s/shape\n",
+                     c, n, s / n, mx, off, (bad ? bad " DIFFER" : "bit-identical"), t / n }
     END { if (c != "") out() }'
   exit 0
 fi
@@ -51,6 +54,7 @@ done | xargs -P 2 -L 1 bash -c '
         --random '"$per"' --random-tiles --seed $(('"$seed0"' + r)) --table '"$out"'/tables/$name.md)
   [[ $mode == seq ]] && args+=(--seq)
   s=$(date +%s.%N)
-  rc=0; '"$bin"' "${args[@]}" > '"$out"'/$name.log 2>&1 || rc=$?
-  echo "$name rc=$rc wall=$(echo "$(date +%s.%N) - $s" | bc)s" >> '"$out"'/jobs.log
+  rc=0; /usr/bin/time -f "%U %S" -o '"$out"'/$name.cpu '"$bin"' "${args[@]}" > '"$out"'/$name.log 2>&1 || rc=$?
+  cpu=$(awk "END { print \$1 + \$2 }" '"$out"'/$name.cpu 2>/dev/null || echo "?")
+  echo "$name rc=$rc wall=$(echo "$(date +%s.%N) - $s" | bc)s cpu=${cpu}s" >> '"$out"'/jobs.log
   exit 0'

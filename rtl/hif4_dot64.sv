@@ -17,11 +17,13 @@
 //   s5  SS = (4+MA)(4+MB) (3x3-bit), X = EA + EB - 104 (8-bit), nan = (A or B scale is 0xFF)
 //       -- computed in the first combinational stage, in parallel with s0/s1, and carried along
 //   s6  big = I * SS                           17x6 multiply, 23-bit
-//   s7  out = big * 2^X as FP32: |big| (22 bits), leading-one position n, exponent X+n+127,
-//       mantissa = |big| normalised; exact (2^-100 <= |out| < 2^45, never subnormal, never
-//       rounds). NaN scale -> 0x7FC00000; big == 0 -> +0.
+//   s7  out = big * 2^X as FP32 through the shared rounding module hifsim_round_fp32 (exact:
+//       2^-100 <= |out| < 2^45, never subnormal, never rounds). NaN scale -> 0x7FC00000;
+//       big == 0 -> +0.
+// This module is the front end (s0, s1, s5); s2..s7 and every register rank are the shared HiF4
+// tail (hif4_dot_tail.sv, instance u_tail), also the back half of sparse_residual_add.
 //
-// Pipeline: STAGES (0..5) register ranks at these cut points (each a hifsim_pipe_reg):
+// Pipeline: STAGES (0..5) register ranks at these cut points (each a hifsim_pipe_reg in u_tail):
 //   STAGES  after s1   after s2   after s4   after s6   after s7 (output register)
 //     0        -          -          -          -          -      (combinational)
 //     1        -          -          x          -          -
@@ -50,17 +52,10 @@ module hif4_dot64 #(
   output logic [31:0]  out
 );
   localparam int NE   = hifsim_pkg::HIF4_ELEMS;
-  localparam int NG   = hifsim_pkg::HIF4_L2_GROUPS;
   localparam int WP   = hifsim_pkg::HIF4_W_P;
-  localparam int WG   = hifsim_pkg::HIF4_W_GROUP;
-  localparam int WQ   = hifsim_pkg::HIF4_W_SHIFTED;
-  localparam int WI   = hifsim_pkg::HIF4_W_I;
   localparam int WSS  = hifsim_pkg::HIF4_W_SS;
   localparam int WX   = hifsim_pkg::HIF4_W_X;
-  localparam int WBIG = hifsim_pkg::HIF4_W_BIG;
-  localparam int WMAG = WBIG - 1;        // |big| < 2^22
-  localparam int WFRAC = WMAG - 1;      // normalised |big| without its leading one
-  localparam int WSIDE = 1 + WX + WSS;  // {nan, X, SS} carried from s5 to s6/s7
+  localparam int WSIDE = 1 + WX + WSS;  // {nan, X, SS} handed to the tail
 
   if (!hifsim_pkg::hif4_dot64_stages_ok(STAGES)) begin : g_bad_stages
     $error("hif4_dot64: STAGES must be in 0..5");
@@ -107,131 +102,16 @@ module hif4_dot64 #(
     s1_side[WSIDE-1]       = (sa == hifsim_pkg::E6M2_NAN) || (sb == hifsim_pkg::E6M2_NAN);
   end
 
-  localparam int W_C1 = WSIDE + 16 + NE*WP;
-  logic            c1_valid, c1_ready;
-  logic [W_C1-1:0] c1_data;
-  hifsim_pipe_reg #(.W(W_C1), .EN(CUT_S1)) u_cut_s1 (
+  // ------------------------------------------------------------------------------------
+  // s2..s7 and every rank (after s1, s2, s4, s6, s7): the shared HiF4 tail (hif4_dot_tail.sv).
+  // ------------------------------------------------------------------------------------
+  logic unused_x;
+  hif4_dot_tail #(.PG(8), .WG(hifsim_pkg::HIF4_W_GROUP), .WQ(hifsim_pkg::HIF4_W_SHIFTED), .WI(hifsim_pkg::HIF4_W_I),
+                  .WBIG(hifsim_pkg::HIF4_W_BIG), .MAX_BIG(hifsim_pkg::HIF4_MAX_BIG), .XW(0), .CUT_S1(CUT_S1),
+                  .CUT_S2(CUT_S2), .CUT_S4(CUT_S4), .CUT_S6(CUT_S6), .CUT_S7(CUT_S7)) u_tail (
     .clk, .rst_n,
-    .up_valid(in_valid), .up_ready(in_ready), .up_data({s1_side, s1_e18, s1_p}),
-    .dn_valid(c1_valid), .dn_ready(c1_ready), .dn_data(c1_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 2 (combinational): s2, the eight 8-term group sums.
-  // ------------------------------------------------------------------------------------
-  logic [NG*WG-1:0] s2_group;  // P[i] at [WG*i +: WG]
-  always_comb begin
-    logic [WG-1:0] sum;
-    logic [WP-1:0] p;
-    for (int i = 0; i < NG; i++) begin
-      sum = '0;
-      for (int k = 8*i; k < 8*i + 8; k++) begin
-        p   = c1_data[WP*k +: WP];
-        sum = sum + {{(WG-WP){p[WP-1]}}, p};
-      end
-      s2_group[WG*i +: WG] = sum;
-    end
-  end
-
-  localparam int W_C2 = WSIDE + 16 + NG*WG;
-  logic            c2_valid, c2_ready;
-  logic [W_C2-1:0] c2_data;
-  hifsim_pipe_reg #(.W(W_C2), .EN(CUT_S2)) u_cut_s2 (
-    .clk, .rst_n,
-    .up_valid(c1_valid), .up_ready(c1_ready),
-    .up_data({c1_data[W_C1-1 -: WSIDE+16], s2_group}),
-    .dn_valid(c2_valid), .dn_ready(c2_ready), .dn_data(c2_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 3 (combinational): s3 level-2 shifts and s4 the 8 -> 1 sum.
-  // ------------------------------------------------------------------------------------
-  logic [WI-1:0] s4_i;
-  always_comb begin
-    logic [7:0]    e18a, e18b;
-    logic [WG-1:0] g;
-    logic [WQ-1:0] q;
-    logic [WI-1:0] sum;
-    e18a = c2_data[NG*WG +: 8];
-    e18b = c2_data[NG*WG + 8 +: 8];
-    sum  = '0;
-    for (int i = 0; i < NG; i++) begin
-      g = c2_data[WG*i +: WG];
-      q = {{(WQ-WG){g[WG-1]}}, g};
-      // s3: shift by E1_8A[i] + E1_8B[i] (0, 1 or 2)
-      case ({e18a[i], e18b[i]})
-        2'b00:   q = q;
-        2'b11:   q = q << 2;
-        default: q = q << 1;
-      endcase
-      sum = sum + {{(WI-WQ){q[WQ-1]}}, q};
-    end
-    s4_i = sum;
-  end
-
-  localparam int W_C4 = WSIDE + WI;
-  logic            c4_valid, c4_ready;
-  logic [W_C4-1:0] c4_data;
-  hifsim_pipe_reg #(.W(W_C4), .EN(CUT_S4)) u_cut_s4 (
-    .clk, .rst_n,
-    .up_valid(c2_valid), .up_ready(c2_ready),
-    .up_data({c2_data[W_C2-1 -: WSIDE], s4_i}),
-    .dn_valid(c4_valid), .dn_ready(c4_ready), .dn_data(c4_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 4 (combinational): s6, the one 17 x 6 integer multiply.
-  // ------------------------------------------------------------------------------------
-  logic [WBIG-1:0] s6_big;
-  always_comb begin
-    logic [WI-1:0]   i_sum;
-    logic [WSS-1:0]  ss;
-    i_sum  = c4_data[WI-1:0];
-    ss     = c4_data[WI +: WSS];
-    s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));
-  end
-
-  localparam int W_C6 = 1 + WX + WBIG;
-  logic            c6_valid, c6_ready;
-  logic [W_C6-1:0] c6_data;
-  hifsim_pipe_reg #(.W(W_C6), .EN(CUT_S6)) u_cut_s6 (
-    .clk, .rst_n,
-    .up_valid(c4_valid), .up_ready(c4_ready),
-    .up_data({c4_data[W_C4-1 -: 1+WX], s6_big}),
-    .dn_valid(c6_valid), .dn_ready(c6_ready), .dn_data(c6_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 5 (combinational): s7, leading-one detection and exact FP32 packing.
-  // ------------------------------------------------------------------------------------
-  logic [31:0] s7_out;
-  always_comb begin
-    logic [WBIG-1:0] big;
-    logic [WX-1:0]   x;
-    logic            nan, sign;
-    logic [WMAG-1:0] mag;    // |big| < 2^22
-    logic [4:0]      lead;   // position of the leading one of mag
-    logic [WFRAC-1:0] frac;  // mag << (21 - lead) without the leading one (bit 21)
-    logic [7:0]      expo;   // X + lead + 127, in 23..170 (never 0, never 255)
-    big  = c6_data[WBIG-1:0];
-    x    = c6_data[WBIG +: WX];
-    nan  = c6_data[W_C6-1];
-    sign = big[WBIG-1];
-    mag  = sign ? WMAG'(-big) : big[WMAG-1:0];
-    lead = '0;
-    for (int n = 0; n < WMAG; n++) begin
-      if (mag[n]) lead = 5'(n);
-    end
-    frac = WFRAC'(mag << (5'(WMAG - 1) - lead));
-    expo = 8'({{2{x[WX-1]}}, x} + {5'd0, lead} + 10'd127);
-    if (nan)            s7_out = hifsim_pkg::FP32_QNAN;
-    else if (mag == '0) s7_out = 32'h0000_0000;
-    else                s7_out = {sign, expo, frac, 2'b00};
-  end
-
-  hifsim_pipe_reg #(.W(32), .EN(CUT_S7)) u_cut_s7 (
-    .clk, .rst_n,
-    .up_valid(c6_valid), .up_ready(c6_ready), .up_data(s7_out),
-    .dn_valid(out_valid), .dn_ready(out_ready), .dn_data(out)
+    .up_valid(in_valid), .up_ready(in_ready),
+    .prod(s1_p), .e18(s1_e18), .side(s1_side), .x_in(1'b0),
+    .dn_valid(out_valid), .dn_ready(out_ready), .out, .x_out(unused_x)
   );
 endmodule

@@ -33,6 +33,8 @@
 //   s6  big = I * SS                             16x6 multiply, 22-bit
 //   s7  dot = big * 2^X, exact in FP32 (hifsim_round_fp32, which never rounds here); NaN ->
 //       0x7FC00000; big == 0 -> +0
+//   s2..s7 and every register rank are the shared HiF4 tail (hif4_dot_tail.sv, instance u_tail),
+//       as in hif4_dot64
 //   acc out_acc = hifsim_fp_add(x, dot) with MANT_BITS / ROUND_RZ, in the last combinational
 //       segment, after the last cut
 //
@@ -67,14 +69,9 @@ module sparse_residual_add #(
   output logic [31:0]  acc
 );
   localparam int NS   = hifsim_pkg::SP_SLOTS;
-  localparam int NG   = hifsim_pkg::HIF4_L2_GROUPS;
   localparam int WP   = hifsim_pkg::HIF4_W_P;
-  localparam int WG   = hifsim_pkg::SP_W_GROUP;
-  localparam int WQ   = hifsim_pkg::SP_W_SHIFTED;
-  localparam int WI   = hifsim_pkg::SP_W_I;
   localparam int WSS  = hifsim_pkg::HIF4_W_SS;
   localparam int WX   = hifsim_pkg::HIF4_W_X;
-  localparam int WBIG = hifsim_pkg::SP_W_BIG;
   localparam int WACC = 33;               // sideband {acc_start, init_value}
   localparam int WSIDE = WACC + 1 + WX + WSS;  // {acc sideband, nan, X, SS}
   localparam int DROP = 23 - MANT_BITS;
@@ -123,115 +120,21 @@ module sparse_residual_add #(
     s1_side[WSIDE-1 -: WACC] = {acc_start, init_value};
   end
 
-  localparam int W_C1 = WSIDE + 16 + NS*WP;
-  logic            c1_valid, c1_ready;
-  logic [W_C1-1:0] c1_data;
-  hifsim_pipe_reg #(.W(W_C1), .EN(CUT_S1)) u_cut_s1 (
-    .clk, .rst_n,
-    .up_valid(in_valid), .up_ready(in_ready), .up_data({s1_side, s1_e18, s1_p}),
-    .dn_valid(c1_valid), .dn_ready(c1_ready), .dn_data(c1_data)
-  );
-
   // ------------------------------------------------------------------------------------
-  // Stage 2 (combinational): s2, eight sums of 4 products.
+  // s2..s7 and every rank (after s1, s2, s4, s6, s7): the shared HiF4 tail (hif4_dot_tail.sv) at
+  // the sparse unit's narrower widths (4 products per group), with the accumulator sideband
+  // {acc_start, init_value} alongside.
   // ------------------------------------------------------------------------------------
-  logic [NG*WG-1:0] s2_group;
-  always_comb begin
-    logic [WG-1:0] sum;
-    logic [WP-1:0] p;
-    for (int i = 0; i < NG; i++) begin
-      sum = '0;
-      for (int j = 4*i; j < 4*i + 4; j++) begin
-        p   = c1_data[WP*j +: WP];
-        sum = sum + {{(WG-WP){p[WP-1]}}, p};
-      end
-      s2_group[WG*i +: WG] = sum;
-    end
-  end
-
-  localparam int W_C2 = WSIDE + 16 + NG*WG;
-  logic            c2_valid, c2_ready;
-  logic [W_C2-1:0] c2_data;
-  hifsim_pipe_reg #(.W(W_C2), .EN(CUT_S2)) u_cut_s2 (
-    .clk, .rst_n,
-    .up_valid(c1_valid), .up_ready(c1_ready),
-    .up_data({c1_data[W_C1-1 -: WSIDE+16], s2_group}),
-    .dn_valid(c2_valid), .dn_ready(c2_ready), .dn_data(c2_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 3 (combinational): s3 level-2 shifts and s4 the 8 -> 1 sum.
-  // ------------------------------------------------------------------------------------
-  logic [WI-1:0] s4_i;
-  always_comb begin
-    logic [7:0]    e18r, e18w;
-    logic [WG-1:0] g;
-    logic [WQ-1:0] q;
-    logic [WI-1:0] sum;
-    e18r = c2_data[NG*WG +: 8];
-    e18w = c2_data[NG*WG + 8 +: 8];
-    sum  = '0;
-    for (int i = 0; i < NG; i++) begin
-      g = c2_data[WG*i +: WG];
-      q = {{(WQ-WG){g[WG-1]}}, g};
-      case ({e18r[i], e18w[i]})
-        2'b00:   q = q;
-        2'b11:   q = q << 2;
-        default: q = q << 1;
-      endcase
-      sum = sum + {{(WI-WQ){q[WQ-1]}}, q};
-    end
-    s4_i = sum;
-  end
-
-  localparam int W_C4 = WSIDE + WI;
-  logic            c4_valid, c4_ready;
-  logic [W_C4-1:0] c4_data;
-  hifsim_pipe_reg #(.W(W_C4), .EN(CUT_S4)) u_cut_s4 (
-    .clk, .rst_n,
-    .up_valid(c2_valid), .up_ready(c2_ready),
-    .up_data({c2_data[W_C2-1 -: WSIDE], s4_i}),
-    .dn_valid(c4_valid), .dn_ready(c4_ready), .dn_data(c4_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 4 (combinational): s6, the 16 x 6 multiply.
-  // ------------------------------------------------------------------------------------
-  logic [WBIG-1:0] s6_big;
-  always_comb begin
-    logic [WI-1:0]  i_sum;
-    logic [WSS-1:0] ss;
-    i_sum  = c4_data[WI-1:0];
-    ss     = c4_data[WI +: WSS];
-    s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));
-  end
-
-  localparam int W_C6 = WACC + 1 + WX + WBIG;
-  logic            c6_valid, c6_ready;
-  logic [W_C6-1:0] c6_data;
-  hifsim_pipe_reg #(.W(W_C6), .EN(CUT_S6)) u_cut_s6 (
-    .clk, .rst_n,
-    .up_valid(c4_valid), .up_ready(c4_ready),
-    .up_data({c4_data[W_C4-1 -: WACC+1+WX], s6_big}),
-    .dn_valid(c6_valid), .dn_ready(c6_ready), .dn_data(c6_data)
-  );
-
-  // ------------------------------------------------------------------------------------
-  // Stage 5 (combinational): s7, the exact FP32 value of the dot product.
-  // ------------------------------------------------------------------------------------
-  logic [31:0] s7_exact, s7_dot;
-  hifsim_round_fp32 #(.WS(WBIG), .WE(WX)) u_pack (
-    .sum(c6_data[WBIG-1:0]), .lsb_exp(c6_data[WBIG +: WX]), .out(s7_exact)
-  );
-  assign s7_dot = c6_data[WBIG + WX] ? hifsim_pkg::FP32_QNAN : s7_exact;
-
-  localparam int W_C7 = WACC + 32;
   logic            c7_valid;
-  logic [W_C7-1:0] c7_data;
-  hifsim_pipe_reg #(.W(W_C7), .EN(CUT_S7)) u_cut_s7 (
+  logic [31:0]     c7_dot;
+  logic [WACC-1:0] c7_acc;
+  hif4_dot_tail #(.PG(4), .WG(hifsim_pkg::SP_W_GROUP), .WQ(hifsim_pkg::SP_W_SHIFTED), .WI(hifsim_pkg::SP_W_I),
+                  .WBIG(hifsim_pkg::SP_W_BIG), .MAX_BIG(hifsim_pkg::SP_MAX_BIG), .XW(WACC), .CUT_S1(CUT_S1),
+                  .CUT_S2(CUT_S2), .CUT_S4(CUT_S4), .CUT_S6(CUT_S6), .CUT_S7(CUT_S7)) u_tail (
     .clk, .rst_n,
-    .up_valid(c6_valid), .up_ready(c6_ready), .up_data({c6_data[W_C6-1 -: WACC], s7_dot}),
-    .dn_valid(c7_valid), .dn_ready(out_ready), .dn_data(c7_data)
+    .up_valid(in_valid), .up_ready(in_ready),
+    .prod(s1_p), .e18(s1_e18), .side(s1_side[1+WX+WSS-1:0]), .x_in(s1_side[WSIDE-1 -: WACC]),
+    .dn_valid(c7_valid), .dn_ready(out_ready), .out(c7_dot), .x_out(c7_acc)
   );
 
   // ------------------------------------------------------------------------------------
@@ -242,20 +145,20 @@ module sparse_residual_add #(
   logic [31:0]     acc_full, init_full, op_x, sum;
   logic            start;
 
-  assign start     = c7_data[W_C7-1];
+  assign start     = c7_acc[WACC-1];
   if (DROP > 0) begin : g_reduced
     assign acc_full  = {acc_q, {DROP{1'b0}}};
-    assign init_full = {c7_data[32+DROP +: WREG], {DROP{1'b0}}};
+    assign init_full = {c7_acc[DROP +: WREG], {DROP{1'b0}}};
     logic unused_low;  // the ignored bits of init_value and the adder's always-zero low bits
-    assign unused_low = |{c7_data[32 +: DROP], sum[DROP-1:0]};
+    assign unused_low = |{c7_acc[DROP-1:0], sum[DROP-1:0]};
   end else begin : g_fp32
     assign acc_full  = acc_q;
-    assign init_full = c7_data[32 +: 32];
+    assign init_full = c7_acc[31:0];
   end
   assign op_x = start ? init_full : acc_full;
 
   hifsim_fp_add #(.MANT_BITS(MANT_BITS), .ROUND_RZ(ROUND_RZ)) u_add (
-    .x(op_x), .y(c7_data[31:0]), .r(sum)
+    .x(op_x), .y(c7_dot), .r(sum)
   );
 
   always_ff @(posedge clk or negedge rst_n) begin
@@ -264,7 +167,7 @@ module sparse_residual_add #(
   end
 
   assign out_valid = c7_valid;
-  assign out_dot   = c7_data[31:0];
+  assign out_dot   = c7_dot;
   assign out_acc   = sum;
   assign acc       = acc_full;
 endmodule

@@ -102,14 +102,16 @@ UnitDesc describe(const DotParams& p) {
   d.stages = p.stages;
   d.cut_rule = "hif4_dot64";
   d.cut_masks = kCutMasks;
-  d.cuts = {{"s1", "u_cut_s1", kSide + kE18 + kElems * kWP},
-            {"s2", "u_cut_s2", kSide + kE18 + kGroups * kWGroup},
-            {"s4", "u_cut_s4", kSide + kWI},
-            {"s6", "u_cut_s6", 1 + kWX + kWBig},
-            {"s7", "u_cut_s7", 32}};
+  d.cuts = {{"s1", "u_tail.u_cut_s1", kSide + kE18 + kElems * kWP},
+            {"s2", "u_tail.u_cut_s2", kSide + kE18 + kGroups * kWGroup},
+            {"s4", "u_tail.u_cut_s4", kSide + kWI},
+            {"s6", "u_tail.u_cut_s6", 1 + kWX + kWBig},
+            {"s7", "u_tail.u_cut_s7", 32}};
   d.parts = parts();
   d.operand_bits = 8 * fmt::kHif4PackedBytes;
-  d.rtl_signals = {{"s1_p", kElems * kWP}, {"s1_side", kSide}, {"s2_group", kGroups * kWGroup}, {"s4_i", kWI}, {"s6_big", kWBig}};
+  // Every rank and s2..s7 are the shared tail module (rtl/hif4_dot_tail.sv, instance u_tail).
+  d.rtl_signals = {{"s1_p", kElems * kWP},         {"s1_side", kSide},          {"u_tail.s2_group", kGroups * kWGroup},
+                   {"u_tail.s4_i", kWI},           {"u_tail.s6_big", kWBig}};
   d.stage_table = stage_table();
   d.pkg = pkg();
   return d;

@@ -97,15 +97,15 @@ UnitDesc describe_sparse_residual_add(int stages, const AccSpec& acc) {
   d.label = "hif4 sparse residual x" + std::to_string(kSlots) + " + " + a.label + " accumulator";
   d.cut_rule = "sparse_residual_add";
   d.stages = stages;
-  // The cut points of hif4_dot64 (rtl/sparse_residual_add.sv).
+  // The cut points of hif4_dot64 (rtl/sparse_residual_add.sv; every rank and s2..s7 are the shared tail, u_tail).
   d.cut_masks = {0b00000, 0b00100, 0b01010, 0b01110, 0b01111, 0b11111};
-  d.cuts = {{"s1", "u_cut_s1", kSide + kE18 + kSlots * kWP},
-            {"s2", "u_cut_s2", kSide + kE18 + kGroups * kWGroup},
-            {"s4", "u_cut_s4", kSide + kWI},
-            {"s6", "u_cut_s6", kAccSide + 1 + kWX + kWBig},
-            {"s7", "u_cut_s7", kAccSide + 32}};
-  d.rtl_signals = {{"s1_p", kSlots * kWP}, {"s1_side", kSide}, {"s2_group", kGroups * kWGroup}, {"s4_i", kWI},
-                   {"s6_big", kWBig},      {"acc_q", acc_register_bits(acc)}};
+  d.cuts = {{"s1", "u_tail.u_cut_s1", kSide + kE18 + kSlots * kWP},
+            {"s2", "u_tail.u_cut_s2", kSide + kE18 + kGroups * kWGroup},
+            {"s4", "u_tail.u_cut_s4", kSide + kWI},
+            {"s6", "u_tail.u_cut_s6", kAccSide + 1 + kWX + kWBig},
+            {"s7", "u_tail.u_cut_s7", kAccSide + 32}};
+  d.rtl_signals = {{"s1_p", kSlots * kWP},   {"s1_side", kSide},         {"u_tail.s2_group", kGroups * kWGroup},
+                   {"u_tail.s4_i", kWI},     {"u_tail.s6_big", kWBig},   {"acc_q", acc_register_bits(acc)}};
   d.stage_table = {
       {"s0", "residual and selected weight elements after L3 absorption", "\\|r\\|, \\|w\\| <= " + std::to_string(Hif4DotBounds::a), ""},
       {"s1", "32 products", "\\|p\\| <= " + grouped(S::p), std::to_string(kWP) + "-bit signed"},

@@ -3,6 +3,7 @@
 ../hifsim_round_fp32.sv
 ../hifsim_fp_add.sv
 ../hifsim_aligned_dot.sv
+../hif4_dot_tail.sv
 ../hif4_dot64.sv
 ../hif8_dot.sv
 ../nvfp4_dot64.sv

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "datapath/gemm_cpu.hpp"
+#include "datapath/gemm_cpu_path.hpp"
 #include "datapath/gemm_driver.hpp"
 #include "datapath/gemm_formats.hpp"
 #include "formats/bits.hpp"
@@ -106,7 +107,7 @@ std::string resolved_kernel(const GemmSpec& s) {
   return variant_name(variant_for(s));
 }
 
-std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, GemmRunInfo* info) {
+void gemm_quantized_into(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, float* C, GemmRunInfo* info) {
   validate(s);
   if (A.format != s.format || B.format != s.format)
     throw Error("gemm", "operands", "are not quantized in " + std::string(fmt::format_info(s.format).name));
@@ -119,13 +120,19 @@ std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, 
   ri = GemmRunInfo{};
   ri.kernel = resolved_kernel(s);
   ri.unit_blocks = static_cast<uint64_t>(A.rows) * B.rows * (A.padded_cols / static_cast<size_t>(dot_width(s)));
-  std::vector<float> C(A.rows * B.rows, 0.0f);
-  if (A.rows == 0 || B.rows == 0) return C;
+  if (A.rows == 0 || B.rows == 0) return;
   if (s.kernel == GemmKernel::reference) {
-    gemm_units(A, B, s, C.data());
+    gemm_units(A, B, s, C);
   } else {
-    ri.fallback_blocks = gemm_tiled(A, B, s, variant_for(s), C.data());
+    const double cpu0 = thread_cpu_seconds();
+    ri.fallback_blocks = gemm_tiled(A, B, s, variant_for(s), C, &ri);
+    ri.critical_cpu_seconds = thread_cpu_seconds() - cpu0 + ri.worker_cpu_seconds;
   }
+}
+
+std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, GemmRunInfo* info) {
+  std::vector<float> C(A.rows * B.rows, 0.0f);
+  gemm_quantized_into(A, B, s, C.data(), info);
   return C;
 }
 

@@ -55,11 +55,24 @@ struct GemmRunInfo {
   std::string kernel;            // "reference", "portable", "avx2" or "avx512"
   uint64_t unit_blocks = 0;      // M * N * (padded K / dot_width)
   uint64_t fallback_blocks = 0;  // of those, computed by the unit instead of the fast path
+  // Wall-clock seconds per phase (bench/gemm_scaling; docs/performance.md "Thread scaling").
+  double pack_seconds = 0;       // packing A and B for the tile kernels
+  double tiles_seconds = 0;      // the tile kernels and the accumulation
+  // CPU seconds on the critical path: the calling thread's (serial part) plus, per parallel
+  // region, the busiest worker's (datapath/gemm_cpu_path.hpp). Idle cores: wall ~ this.
+  // Measured for the tile kernels only (0 for the reference kernel).
+  double critical_cpu_seconds = 0;
+  double worker_cpu_seconds = 0;  // the workers' part of it
 };
 
 // M x N result, row-major. A and B must have the same padded K (a multiple of dot_width).
 std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s,
                                   GemmRunInfo* info = nullptr);
+// The same into C (M x N floats, row-major), which need not be initialized: every element is
+// written, by the worker threads (the vector above is zero-filled by the calling thread first:
+// for large results use this with a gemm_buffer.hpp Buffer).
+void gemm_quantized_into(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, float* C,
+                         GemmRunInfo* info = nullptr);
 // Quantizes A and B (with s.quant) and runs gemm_quantized.
 std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s);
 

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <vector>
 
+#include "datapath/gemm_cpu_path.hpp"
 #include "datapath/gemm_formats.hpp"
 #include "datapath/gemm_pack.hpp"
 #include "datapath/gemm_tile.hpp"
@@ -146,7 +148,8 @@ uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const 
 // tile; `a_row_bytes` is the packed size of one A row, which sets the row block below.
 template <class Run>
 uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, size_t mr, size_t nr,
-                       size_t nblk, size_t a_row_bytes, const FpExactSum* fp_exact, float* C, Run&& run) {
+                       size_t nblk, size_t a_row_bytes, const FpExactSum* fp_exact, float* C, CpuPath* path,
+                       Run&& run) {
   const size_t M = A.rows, N = B.rows, mt = (M + mr - 1) / mr, panels = (N + nr - 1) / nr;
   // Rows in blocks of about 512 KiB of packed A (it stays in L2 while every B panel streams
   // past it once); within a block, panel by panel (the panel stays in L1/L2 while the
@@ -155,7 +158,7 @@ uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmS
   const bool emit = s.acc.kind != AccSpec::fp32;
   const FixupCtx ctx{&A, &B, &s};
   std::atomic<uint64_t> fixups{0};
-  parallel_for(panels * mt, s.threads, [&](size_t i0, size_t i1) {
+  auto body = [&](size_t i0, size_t i1) {
     std::vector<double> val(emit ? nblk * mr * nr : 0);
     std::vector<uint8_t> ok(emit ? nblk * mr * nr : 0);
     uint64_t fix = 0;
@@ -183,13 +186,22 @@ uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmS
       if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, fp_exact, C);
     }
     fixups += fix;
-  });
+  };
+  CpuRegion region(path);
+  parallel_for(panels * mt, s.threads, region.wrap(body));
   return fixups.load();
 }
 
-}  // namespace
+// Marks the end of the packing phase; the rest of a tiled GEMM is the tiles phase.
+struct PhaseClock {
+  using clock = std::chrono::steady_clock;
+  clock::time_point start = clock::now(), packed_at = start;
+  CpuPath path;
+  void packed() { packed_at = clock::now(); }
+};
 
-uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C) {
+uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C,
+               PhaseClock& clk) {
   const GemmFormatRecord& rec = gemm_format_record(s.format);
   const tile::VariantKernels& vk = kernels_of(v);
   const size_t K = A.padded_cols, w = static_cast<size_t>(dot_width(s)), nblk = K / w;
@@ -198,10 +210,11 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     const size_t mr = static_cast<size_t>(hif4 ? vk.int8_mr : vk.nvfp_mr);
     const size_t nr = static_cast<size_t>(hif4 ? vk.int8_nr : vk.nvfp_nr);
     const size_t nsub = K / (rec.family == KernelFamily::nvfp4 ? 16 : rec.family == KernelFamily::mxfp4 ? 32 : 64);
-    const PackedInt8A pa = pack_int8_a(A, rec.family, vk, mr, s.threads);
-    const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads);
+    const PackedInt8A pa = pack_int8_a(A, rec.family, vk, mr, s.threads, &clk.path);
+    const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads, &clk.path);
+    clk.packed();
     const tile::Int8Kernel kernel = hif4 ? vk.hif4 : rec.family == KernelFamily::nvfp4 ? vk.nvfp4 : vk.mxfp4;
-    return for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, [&](const tile::Call& c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, &clk.path, [&](const tile::Call& c, size_t t, size_t p) {
       kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
     });
   }
@@ -216,11 +229,12 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     // Narrow window: the windowed sum itself, exactly (the check below would fail on most blocks).
     pp.exponents = true;
     const size_t mr = static_cast<size_t>(vk.fpw_mr), nr = static_cast<size_t>(vk.fpw_nr);
-    const PackedFpA pa = pack_fp_a(A, pp, mr, s.threads);
-    const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads);
+    const PackedFpA pa = pack_fp_a(A, pp, mr, s.threads, &clk.path);
+    const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads, &clk.path);
+    clk.packed();
     const bool sticky = align.policy == AlignPolicy::sticky;
     const tile::FpKernel kernel = sticky ? vk.fp_window_sticky : vk.fp_window_trunc;
-    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), nullptr, C, [&](tile::Call c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), nullptr, C, &clk.path, [&](tile::Call c, size_t t, size_t p) {
       c.width = pp.width;
       c.window_width = pp.window;
       c.pbits = rec.pbits;
@@ -228,8 +242,9 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     });
   }
   const size_t mr = static_cast<size_t>(vk.fp_mr), nr = static_cast<size_t>(vk.fp_nr);
-  const PackedFpA pa = pack_fp_a(A, pp, mr, s.threads);
-  const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads);
+  const PackedFpA pa = pack_fp_a(A, pp, mr, s.threads, &clk.path);
+  const PackedFpB pb = pack_fp_b(B, pp, nr, s.threads, &clk.path);
+  clk.packed();
   // Exact double sum: products (< 2^pbits each, w of them) spanning at most
   // 53 - pbits - log2(w) bits of exponent; with a window W, nothing dropped: span + pbits <= W.
   int max_span = 53 - rec.pbits - ceil_log2(pp.width);
@@ -237,13 +252,28 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
   const double exact_limit = max_span < 0 ? 0.5 : std::ldexp(1.0, max_span);
   const tile::FpKernel kernel = rec.exact_double_sum ? vk.fp_exact : vk.fp_checked;
   const FpExactSum fp_exact{&pa, &pb, mr, nr, K, nblk, pp.width, pp.window, rec.pbits};
-  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), &fp_exact, C, [&](tile::Call c, size_t t, size_t p) {
+  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), &fp_exact, C, &clk.path, [&](tile::Call c, size_t t, size_t p) {
     c.width = pp.width;
     c.check = !rec.exact_double_sum;
     c.window = pp.window > 0;
     c.exact_limit = exact_limit;
     kernel(c, pa.at(t * mr, K, nblk), pb.panel(p, nr, K, nblk));
   });
+}
+
+}  // namespace
+
+uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C,
+                    GemmRunInfo* ri) {
+  PhaseClock clk;
+  const uint64_t fixups = tiled(A, B, s, v, C, clk);
+  const auto end = PhaseClock::clock::now();
+  if (ri) {
+    ri->pack_seconds = std::chrono::duration<double>(clk.packed_at - clk.start).count();
+    ri->tiles_seconds = std::chrono::duration<double>(end - clk.packed_at).count();
+    ri->worker_cpu_seconds = clk.path.workers;
+  }
+  return fixups;
 }
 
 }  // namespace hifsim::dp

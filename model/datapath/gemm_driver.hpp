@@ -10,6 +10,9 @@
 namespace hifsim::dp {
 
 // C (M x N) = A Bᵀ with variant v; returns the blocks recomputed by the unit (exact fallback).
-uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C);
+// `ri` (may be null) receives the phases' wall-clock times and the worker threads' share of
+// the critical path (gemm_cpu_path.hpp).
+uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C,
+                    GemmRunInfo* ri = nullptr);
 
 }  // namespace hifsim::dp

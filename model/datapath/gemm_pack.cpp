@@ -71,7 +71,7 @@ tile::Int8B PackedInt8B::panel(size_t p, size_t nr, size_t K, size_t nblk, size_
 }
 
 PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t mr,
-                        unsigned threads) {
+                        unsigned threads, CpuPath* path) {
   PackedInt8A p;
   const size_t K = t.padded_cols, nblk = K / 64, sw = static_cast<size_t>(sub_width(f)), nsub = K / sw;
   p.rows_padded = round_up(t.rows, mr);
@@ -81,7 +81,7 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
   else p.dscale.assign(p.rows_padded * nsub, 0.0);
   if (f == KernelFamily::mxfp4) p.gap.assign(p.rows_padded * nblk, 0);
   const int c = bias(f);
-  parallel_for(t.rows, threads, [&](size_t r0, size_t r1) {
+  auto body = [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r) {
       row_ints(t, f, vk, r, 0, p.q.data() + r * K);
       for (size_t blk = 0; blk < nblk; ++blk) {
@@ -102,12 +102,14 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
         }
       }
     }
-  }, 8);
+  };
+  CpuRegion region(path);
+  parallel_for(t.rows, threads, region.wrap(body), 8);
   return p;
 }
 
 PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t nr,
-                        unsigned threads) {
+                        unsigned threads, CpuPath* path) {
   PackedInt8B p;
   const size_t K = t.padded_cols, nblk = K / 64, sw = static_cast<size_t>(sub_width(f)), nsub = K / sw;
   p.panels = round_up(t.rows, nr) / nr;
@@ -116,7 +118,7 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
   if (f == KernelFamily::hif4) p.fscale.assign(p.panels * nblk * nr, 0.0f);
   else p.dscale.assign(p.panels * nsub * nr, 0.0);
   if (f == KernelFamily::mxfp4) p.gap.assign(p.panels * nblk * nr, 0);
-  parallel_for(p.panels, threads, [&](size_t p0, size_t p1) {
+  auto body = [&](size_t p0, size_t p1) {
     std::vector<int8_t> row(K);
     for (size_t pi = p0; pi < p1; ++pi) {
       for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {
@@ -137,7 +139,9 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
         }
       }
     }
-  });
+  };
+  CpuRegion region(path);
+  parallel_for(p.panels, threads, region.wrap(body));
   return p;
 }
 
@@ -278,7 +282,7 @@ tile::FpB PackedFpB::panel(size_t p, size_t nr, size_t K, size_t nblk) const {
   return b;
 }
 
-PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, unsigned threads) {
+PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, unsigned threads, CpuPath* path) {
   PackedFpA p;
   const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
   p.rows_padded = round_up(t.rows, mr);
@@ -292,7 +296,7 @@ PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, un
     p.special.assign(p.rows_padded * nblk, 0);
   }
   const Decoder dec(pp.element);
-  parallel_for(t.rows, threads, [&](size_t r0, size_t r1) {
+  auto body = [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r)
       for (size_t blk = 0; blk < nblk; ++blk) {
         // Tiles of mr rows interleaved along K ([tile][k][mr]): one stream of broadcasts per tile.
@@ -301,11 +305,13 @@ PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, un
                            &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
         pack_fp_block(t, dec, pp, r, blk, 1.0, 1.0, o);
       }
-  }, 8);
+  };
+  CpuRegion region(path);
+  parallel_for(t.rows, threads, region.wrap(body), 8);
   return p;
 }
 
-PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, unsigned threads) {
+PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, unsigned threads, CpuPath* path) {
   PackedFpB p;
   const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
   p.panels = round_up(t.rows, nr) / nr;
@@ -322,7 +328,7 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, un
   const double extra_norm = 0x1p-45;
   const double extra_wmax = pp.window > 0 ? std::ldexp(1.0, pp.pbits + ceil_log2(pp.width) + 1 - pp.window) : 0.0;
   const Decoder dec(pp.element);
-  parallel_for(p.panels, threads, [&](size_t p0, size_t p1) {
+  auto body = [&](size_t p0, size_t p1) {
     for (size_t pi = p0; pi < p1; ++pi)
       for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {
         const size_t n = pi * nr + j;
@@ -333,7 +339,9 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, un
           pack_fp_block(t, dec, pp, n, blk, extra_norm, extra_wmax, o);
         }
       }
-  });
+  };
+  CpuRegion region(path);
+  parallel_for(p.panels, threads, region.wrap(body));
   return p;
 }
 

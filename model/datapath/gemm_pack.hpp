@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "datapath/gemm_cpu_path.hpp"
 #include "datapath/gemm_tile.hpp"
 #include "formats/tensor.hpp"
 
@@ -29,11 +30,12 @@ struct PackedInt8B {
   std::vector<int32_t> gap;
   tile::Int8B panel(size_t p, size_t nr, size_t K, size_t nblk, size_t nsub) const;
 };
-// `vk` supplies the row packing compiled for the CPU variant in use.
+// `vk` supplies the row packing compiled for the CPU variant in use; `path` (may be null)
+// receives the worker threads' CPU time.
 PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t mr,
-                        unsigned threads);
+                        unsigned threads, CpuPath* path = nullptr);
 PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::VariantKernels& vk, size_t nr,
-                        unsigned threads);
+                        unsigned threads, CpuPath* path = nullptr);
 
 struct FpPackParams {
   fmt::Code element = fmt::Code::bf16;  // the elements' code
@@ -56,7 +58,9 @@ struct PackedFpB {
   std::vector<uint8_t> special;
   tile::FpB panel(size_t p, size_t nr, size_t K, size_t nblk) const;
 };
-PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& p, size_t mr, unsigned threads);
-PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& p, size_t nr, unsigned threads);
+PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& p, size_t mr, unsigned threads,
+                    CpuPath* path = nullptr);
+PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& p, size_t nr, unsigned threads,
+                    CpuPath* path = nullptr);
 
 }  // namespace hifsim::dp

@@ -1,0 +1,99 @@
+// Thread scaling of the GEMM engine, robust to other jobs on the machine: for one format and
+// shape, runs the engine (operands quantized once, outside) `reps` times with the given thread
+// count, each time into a freshly allocated result, and prints one JSON line: the best wall
+// time, the process CPU time (user + system) per run, the phases' wall times, and the CPU time
+// on the critical path (GemmRunInfo, datapath/gemm_cpu_path.hpp) including the result's
+// allocation. 1-thread CPU time / 2-thread critical path = the speed-up 2 idle cores give,
+// measured while other jobs run (docs/performance.md, "Thread scaling").
+//   gemm_scaling FORMAT M N K THREADS [REPS] [vector]
+// `vector`: the result is gemm_quantized's zero-filled std::vector (filled by this thread), as
+// before the engine wrote into uninitialized buffers; default: a Buffer (gemm_buffer.hpp).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "datapath/gemm.hpp"
+#include "datapath/gemm_buffer.hpp"
+#include "datapath/gemm_cpu_path.hpp"
+#include "formats/format.hpp"
+#include "util/gaussian.hpp"
+
+using namespace hifsim;
+
+namespace {
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+struct Run {
+  double wall = 0, output = 0, critical = 0, serial = 0;
+  dp::GemmRunInfo info;
+};
+
+// One GEMM into a new result; `output` and the critical path include the allocation.
+Run run_once(const fmt::QTensor& qa, const fmt::QTensor& qb, const dp::GemmSpec& s, bool vector) {
+  Run r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const double c0 = dp::thread_cpu_seconds();
+  const size_t n = qa.rows * qb.rows;
+  if (vector) {
+    std::vector<float> C(n, 0.0f);
+    r.output = dp::thread_cpu_seconds() - c0;
+    dp::gemm_quantized_into(qa, qb, s, C.data(), &r.info);
+  } else {
+    dp::Buffer<float> C;
+    C.resize(n);
+    r.output = dp::thread_cpu_seconds() - c0;
+    dp::gemm_quantized_into(qa, qb, s, C.data(), &r.info);
+  }
+  r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.critical = r.output + r.info.critical_cpu_seconds;
+  r.serial = r.critical - r.info.worker_cpu_seconds;
+  return r;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 6) {
+    std::fprintf(stderr, "usage: gemm_scaling FORMAT M N K THREADS [REPS] [vector]\n");
+    return 2;
+  }
+  dp::GemmSpec s;
+  const auto f = fmt::parse_format(argv[1]);
+  if (!f) {
+    std::fprintf(stderr, "gemm_scaling: unknown format %s\n", argv[1]);
+    return 2;
+  }
+  s.format = *f;
+  const size_t M = std::stoul(argv[2]), N = std::stoul(argv[3]), K = std::stoul(argv[4]);
+  s.threads = static_cast<unsigned>(std::stoul(argv[5]));
+  const int reps = argc > 6 ? std::stoi(argv[6]) : 5;
+  const bool vector = argc > 7 && std::strcmp(argv[7], "vector") == 0;
+  const auto A = gaussian(M * K, 1), B = gaussian(N * K, 2);
+  const auto qa = dp::quantize_operand(A.data(), M, K, s), qb = dp::quantize_operand(B.data(), N, K, s);
+  run_once(qa, qb, s, vector);  // warm-up
+  Run best, least;
+  best.wall = least.critical = 1e30;
+  double cpu_total = 0;
+  for (int i = 0; i < reps; ++i) {
+    const double c0 = cpu_seconds();
+    const Run r = run_once(qa, qb, s, vector);
+    cpu_total += cpu_seconds() - c0;
+    if (r.wall < best.wall) best = r;
+    if (r.critical < least.critical) least = r;
+  }
+  std::printf("{\"format\":\"%s\",\"M\":%zu,\"N\":%zu,\"K\":%zu,\"threads\":%u,\"kernel\":\"%s\",\"output\":\"%s\","
+              "\"best_wall_s\":%.6f,\"pack_s\":%.6f,\"tiles_s\":%.6f,\"cpu_s_per_run\":%.6f,"
+              "\"critical_cpu_s\":%.6f,\"serial_cpu_s\":%.6f,\"output_cpu_s\":%.6f}\n",
+              argv[1], M, N, K, s.threads, best.info.kernel.c_str(), vector ? "vector" : "buffer", best.wall,
+              best.info.pack_seconds, best.info.tiles_seconds, cpu_total / reps, least.critical, least.serial,
+              least.output);
+  return 0;
+}

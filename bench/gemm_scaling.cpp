@@ -1,20 +1,23 @@
 // Thread scaling of the GEMM engine, robust to other jobs on the machine: for one format and
 // shape, runs the engine (operands quantized once, outside) `reps` times with the given thread
-// count, each time into a freshly allocated result, and prints one JSON line: the best wall
-// time, the process CPU time (user + system) per run, the phases' wall times, and the CPU time
+// count, each time into a freshly allocated result, and prints one JSON line per thread count:
+// the wall time, the process CPU time (user + system) per run, the phases' wall times, the CPU time
 // on the critical path (GemmRunInfo, datapath/gemm_cpu_path.hpp) including the result's
 // allocation. 1-thread CPU time / 2-thread critical path = the speed-up 2 idle cores give,
 // measured while other jobs run (docs/performance.md, "Thread scaling").
-//   gemm_scaling FORMAT M N K THREADS [REPS] [vector]
+//   gemm_scaling FORMAT M N K THREADS[,THREADS...] [REPS] [vector]
+// Several thread counts take turns run by run; each line reports medians over the REPS runs.
 // `vector`: the result is gemm_quantized's zero-filled std::vector (filled by this thread), as
 // before the engine wrote into uninitialized buffers; default: a Buffer (gemm_buffer.hpp).
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "datapath/gemm.hpp"
 #include "datapath/gemm_buffer.hpp"
@@ -60,9 +63,14 @@ Run run_once(const fmt::QTensor& qa, const fmt::QTensor& qb, const dp::GemmSpec&
 }
 }  // namespace
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 int main(int argc, char** argv) {
   if (argc < 6) {
-    std::fprintf(stderr, "usage: gemm_scaling FORMAT M N K THREADS [REPS] [vector]\n");
+    std::fprintf(stderr, "usage: gemm_scaling FORMAT M N K THREADS[,THREADS...] [REPS] [vector]\n");
     return 2;
   }
   dp::GemmSpec s;
@@ -73,27 +81,43 @@ int main(int argc, char** argv) {
   }
   s.format = *f;
   const size_t M = std::stoul(argv[2]), N = std::stoul(argv[3]), K = std::stoul(argv[4]);
-  s.threads = static_cast<unsigned>(std::stoul(argv[5]));
+  std::vector<unsigned> counts;
+  for (const char* p = argv[5]; *p;) {
+    char* end = nullptr;
+    counts.push_back(static_cast<unsigned>(std::strtoul(p, &end, 10)));
+    p = *end == ',' ? end + 1 : end;
+    if (p == end && *end) return 2;
+  }
   const int reps = argc > 6 ? std::stoi(argv[6]) : 5;
   const bool vector = argc > 7 && std::strcmp(argv[7], "vector") == 0;
   const auto A = gaussian(M * K, 1), B = gaussian(N * K, 2);
   const auto qa = dp::quantize_operand(A.data(), M, K, s), qb = dp::quantize_operand(B.data(), N, K, s);
   run_once(qa, qb, s, vector);  // warm-up
-  Run best, least;
-  best.wall = least.critical = 1e30;
-  double cpu_total = 0;
-  for (int i = 0; i < reps; ++i) {
-    const double c0 = cpu_seconds();
-    const Run r = run_once(qa, qb, s, vector);
-    cpu_total += cpu_seconds() - c0;
-    if (r.wall < best.wall) best = r;
-    if (r.critical < least.critical) least = r;
+  // The thread counts take turns, so a change of load hits all of them alike.
+  std::vector<std::vector<Run>> runs(counts.size());
+  std::vector<double> cpu(counts.size(), 0.0);
+  for (int i = 0; i < reps; ++i)
+    for (size_t c = 0; c < counts.size(); ++c) {
+      s.threads = counts[c];
+      const double c0 = cpu_seconds();
+      runs[c].push_back(run_once(qa, qb, s, vector));
+      cpu[c] += cpu_seconds() - c0;
+    }
+  for (size_t c = 0; c < counts.size(); ++c) {
+    std::vector<double> wall, crit, serial, pack, tiles;
+    for (const Run& r : runs[c]) {
+      wall.push_back(r.wall);
+      crit.push_back(r.critical);
+      serial.push_back(r.serial);
+      pack.push_back(r.info.pack_seconds);
+      tiles.push_back(r.info.tiles_seconds);
+    }
+    std::printf("{\"format\":\"%s\",\"M\":%zu,\"N\":%zu,\"K\":%zu,\"threads\":%u,\"kernel\":\"%s\",\"output\":\"%s\","
+                "\"reps\":%d,\"best_wall_s\":%.6f,\"median_wall_s\":%.6f,\"median_pack_s\":%.6f,\"median_tiles_s\":%.6f,"
+                "\"cpu_s_per_run\":%.6f,\"median_critical_cpu_s\":%.6f,\"median_serial_cpu_s\":%.6f}\n",
+                argv[1], M, N, K, counts[c], runs[c][0].info.kernel.c_str(), vector ? "vector" : "buffer", reps,
+                *std::min_element(wall.begin(), wall.end()), median(wall), median(pack), median(tiles), cpu[c] / reps,
+                median(crit), median(serial));
   }
-  std::printf("{\"format\":\"%s\",\"M\":%zu,\"N\":%zu,\"K\":%zu,\"threads\":%u,\"kernel\":\"%s\",\"output\":\"%s\","
-              "\"best_wall_s\":%.6f,\"pack_s\":%.6f,\"tiles_s\":%.6f,\"cpu_s_per_run\":%.6f,"
-              "\"critical_cpu_s\":%.6f,\"serial_cpu_s\":%.6f,\"output_cpu_s\":%.6f}\n",
-              argv[1], M, N, K, s.threads, best.info.kernel.c_str(), vector ? "vector" : "buffer", best.wall,
-              best.info.pack_seconds, best.info.tiles_seconds, cpu_total / reps, least.critical, least.serial,
-              least.output);
   return 0;
 }

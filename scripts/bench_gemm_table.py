@@ -58,7 +58,7 @@ def main(argv):
     for path in sorted(glob.glob(os.path.join(out, "hifsim-*.json"))):
         h = json.load(open(path))
         ctx = ctx or h["context"]
-        rate, kernel, fallback, load, cpu_rate = {}, {}, {}, {}, {}
+        rate, kernel, fallback, load, cpu_rate, crit = {}, {}, {}, {}, {}, {}
         for b in h["benchmarks"]:
             if b.get("run_type") == "aggregate" or "error_occurred" in b:
                 continue
@@ -66,6 +66,7 @@ def main(argv):
             fmt, shape, thr = m.group(1), m.group(2), int(m.group(3))
             shape = "1024x1024x1024" if shape == "1024^3" else shape
             rate[(fmt, shape, thr)] = b["MAC/s"]
+            crit[(fmt, shape, thr)] = b.get("crit_cpu_s")
             if thr == 1:  # cpu_time is the main thread's: a rate only for the 1-thread runs
                 cpu_rate[(fmt, shape)] = shape_macs(shape) / (b["cpu_time"] * UNIT[b.get("time_unit", "ns")])
             kernel[(fmt, shape)] = b.get("label", "").split(" ", 1)[-1]
@@ -77,8 +78,10 @@ def main(argv):
                     continue
                 one, alln = rate.get((f, shape, 1)), rate.get((f, shape, ncpu))
                 p1, pn = peer[1].get(shape), peer[ncpu].get(shape)
+                c1, cn = crit.get((f, shape, 1)), crit.get((f, shape, ncpu))
                 rows.append((f, shape, kernel[(f, shape)], one, alln, p1, pn, fallback[(f, shape)],
-                             max(load[(f, shape)]), cpu_rate.get((f, shape)), peer_cpu.get(shape)))
+                             max(load[(f, shape)]), cpu_rate.get((f, shape)), peer_cpu.get(shape),
+                             c1 / cn if (c1 and cn) else None))
     def share(f, k, v):
         """The kernel's rate per CPU second as a share of its instruction's ceiling per CPU second."""
         c = peaks.get(CEILING.get((k, f in INT8)), 0)
@@ -97,18 +100,23 @@ def main(argv):
         "changes far less: the fairest ratio when `load` is high. SIMD ceiling used: that rate against "
         "bench/simd_peak's rate per CPU second of the instruction the kernel multiplies with (int8 family: "
         "vpdpbusd zmm / vpmaddubsw ymm; fp family: FP64 FMA zmm / ymm), in GMAC per CPU second: the "
-        "roofline bound SIMD width x ports x clock, measured.",
+        "roofline bound SIMD width x ports x clock, measured. Speed-up 1 → N threads: the wall-clock rates' "
+        "ratio for hifsim and numpy, and hifsim's from the CPU time on its critical path (1-thread CPU "
+        "time over the N-thread run's serial CPU time plus its busiest worker's per parallel phase: what "
+        "N idle cores give; other jobs barely change it).",
         "",
         f"| format | shape | kernel | 1 thread | {ncpu} threads | numpy 1 thread | numpy {ncpu} threads | "
         f"ratio 1 thread | ratio {ncpu} threads | target | 1 thread per CPU second: hifsim / numpy | "
-        "SIMD ceiling used (1 thread, per CPU second) | fallback blocks | load |",
-        "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "SIMD ceiling used (1 thread, per CPU second) | speed-up 1 → N threads: hifsim wall, hifsim CPU path, "
+        "numpy wall | fallback blocks | load |",
+        "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
-    for (f, shape, k, one, alln, p1, pn, fb, ld, c1, pc1) in rows:
+    for (f, shape, k, one, alln, p1, pn, fb, ld, c1, pc1, path) in rows:
         tgt = TARGETS[f]
         met = "" if not (alln and pn) else (" ✓" if alln / pn >= tgt else " ✗")
         lines.append(f"| {f} | {shape} | {k} | {g(one)} | {g(alln)} | {g(p1)} | {g(pn)} | {r(one, p1)} | "
-                     f"{r(alln, pn)} | {tgt}{met} | {g(c1)} / {g(pc1)} = {r(c1, pc1)} | {share(f, k, c1)} | {fb} | {ld:.1f} |")
+                     f"{r(alln, pn)} | {tgt}{met} | {g(c1)} / {g(pc1)} = {r(c1, pc1)} | {share(f, k, c1)} | "
+                     f"{r(alln, one)}, {f'{path:.2f}' if path else '-'}, {r(pn, p1)} | {fb} | {ld:.1f} |")
     lines.append("<!-- gemm:end -->")
     block = "\n".join(lines)
     print(block)

@@ -158,37 +158,45 @@ uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmS
   const bool emit = s.acc.kind != AccSpec::fp32;
   const FixupCtx ctx{&A, &B, &s};
   std::atomic<uint64_t> fixups{0};
-  auto body = [&](size_t i0, size_t i1) {
+  // Work items are handed out in order from a shared counter, a few at a time, instead of one
+  // fixed half per thread: a thread the OS descheduled (other jobs) or that hit slow blocks
+  // (exact fallbacks) does not hold the others up. Every item writes only its own outputs, so
+  // the result is the same for any assignment of items to threads.
+  const size_t items = panels * mt, threads = std::min<size_t>(resolve_threads(s.threads), items);
+  const size_t grab = std::max<size_t>(1, std::min<size_t>(16, items / (threads * 32)));
+  std::atomic<size_t> next{0};
+  auto body = [&](size_t, size_t) {
     std::vector<double> val(emit ? nblk * mr * nr : 0);
     std::vector<uint8_t> ok(emit ? nblk * mr * nr : 0);
     uint64_t fix = 0;
-    for (size_t i = i0; i < i1; ++i) {
-      // Item i: row block i / (bt * panels) (the last one may be shorter), then panel, then tile.
-      const size_t blk0 = i / (bt * panels) * bt, rows_here = std::min(bt, mt - blk0);
-      const size_t rest = i - blk0 * panels, p = rest / rows_here, t = blk0 + rest % rows_here;
-      tile::Call c;
-      c.K = A.padded_cols;
-      c.nblk = nblk;
-      c.m0 = t * mr;
-      c.n0 = p * nr;
-      c.rows = std::min(mr, M - c.m0);
-      c.cols = std::min(nr, N - c.n0);
-      c.emit = emit;
-      c.C = C;
-      c.ldc = N;
-      c.alpha = fmt::format_traits(s.format).tensor_scale ? A.tensor_scale * B.tensor_scale : 1.0f;
-      c.emit_val = val.data();
-      c.emit_ok = ok.data();
-      c.fixup = &fixup_unit;
-      c.fixup_ctx = &ctx;
-      c.fixups = &fix;
-      run(c, t, p);
-      if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, fp_exact, C);
-    }
+    for (size_t i0; (i0 = next.fetch_add(grab)) < items;)
+      for (size_t i = i0; i < std::min(items, i0 + grab); ++i) {
+        // Item i: row block i / (bt * panels) (the last one may be shorter), then panel, then tile.
+        const size_t blk0 = i / (bt * panels) * bt, rows_here = std::min(bt, mt - blk0);
+        const size_t rest = i - blk0 * panels, p = rest / rows_here, t = blk0 + rest % rows_here;
+        tile::Call c;
+        c.K = A.padded_cols;
+        c.nblk = nblk;
+        c.m0 = t * mr;
+        c.n0 = p * nr;
+        c.rows = std::min(mr, M - c.m0);
+        c.cols = std::min(nr, N - c.n0);
+        c.emit = emit;
+        c.C = C;
+        c.ldc = N;
+        c.alpha = fmt::format_traits(s.format).tensor_scale ? A.tensor_scale * B.tensor_scale : 1.0f;
+        c.emit_val = val.data();
+        c.emit_ok = ok.data();
+        c.fixup = &fixup_unit;
+        c.fixup_ctx = &ctx;
+        c.fixups = &fix;
+        run(c, t, p);
+        if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, fp_exact, C);
+      }
     fixups += fix;
   };
   CpuRegion region(path);
-  parallel_for(panels * mt, s.threads, region.wrap(body));
+  parallel_for(threads, static_cast<unsigned>(threads), region.wrap(body));
   return fixups.load();
 }
 

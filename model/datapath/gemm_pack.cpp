@@ -75,14 +75,22 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
   PackedInt8A p;
   const size_t K = t.padded_cols, nblk = K / 64, sw = static_cast<size_t>(sub_width(f)), nsub = K / sw;
   p.rows_padded = round_up(t.rows, mr);
-  p.q.assign(p.rows_padded * K, 0);
-  p.corr.assign(p.rows_padded * nsub, 0);
-  if (f == KernelFamily::hif4) p.fscale.assign(p.rows_padded * nblk, 0.0f);
-  else p.dscale.assign(p.rows_padded * nsub, 0.0);
-  if (f == KernelFamily::mxfp4) p.gap.assign(p.rows_padded * nblk, 0);
+  p.q.resize(p.rows_padded * K);
+  p.corr.resize(p.rows_padded * nsub);
+  if (f == KernelFamily::hif4) p.fscale.resize(p.rows_padded * nblk);
+  else p.dscale.resize(p.rows_padded * nsub);
+  if (f == KernelFamily::mxfp4) p.gap.resize(p.rows_padded * nblk);
   const int c = bias(f);
   auto body = [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r) {
+      if (r >= t.rows) {  // padding rows of the last tile: zeros
+        std::fill_n(p.q.data() + r * K, K, int8_t{0});
+        std::fill_n(p.corr.data() + r * nsub, nsub, 0);
+        if (!p.fscale.empty()) std::fill_n(p.fscale.data() + r * nblk, nblk, 0.0f);
+        if (!p.dscale.empty()) std::fill_n(p.dscale.data() + r * nsub, nsub, 0.0);
+        if (!p.gap.empty()) std::fill_n(p.gap.data() + r * nblk, nblk, 0);
+        continue;
+      }
       row_ints(t, f, vk, r, 0, p.q.data() + r * K);
       for (size_t blk = 0; blk < nblk; ++blk) {
         const int8_t* q = p.q.data() + r * K + blk * 64;
@@ -104,7 +112,7 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
     }
   };
   CpuRegion region(path);
-  parallel_for(t.rows, threads, region.wrap(body), 8);
+  parallel_for(p.rows_padded, threads, region.wrap(body), 8);
   return p;
 }
 
@@ -114,27 +122,30 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
   const size_t K = t.padded_cols, nblk = K / 64, sw = static_cast<size_t>(sub_width(f)), nsub = K / sw;
   p.panels = round_up(t.rows, nr) / nr;
   const uint8_t c = static_cast<uint8_t>(bias(f));
-  p.q.assign(p.panels * nr * K, c);  // padding columns: biased zeros
-  if (f == KernelFamily::hif4) p.fscale.assign(p.panels * nblk * nr, 0.0f);
-  else p.dscale.assign(p.panels * nsub * nr, 0.0);
-  if (f == KernelFamily::mxfp4) p.gap.assign(p.panels * nblk * nr, 0);
+  p.q.resize(p.panels * nr * K);
+  if (f == KernelFamily::hif4) p.fscale.resize(p.panels * nblk * nr);
+  else p.dscale.resize(p.panels * nsub * nr);
+  if (f == KernelFamily::mxfp4) p.gap.resize(p.panels * nblk * nr);
   auto body = [&](size_t p0, size_t p1) {
     std::vector<int8_t> row(K);
     for (size_t pi = p0; pi < p1; ++pi) {
-      for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {
+      for (size_t j = 0; j < nr; ++j) {
         const size_t n = pi * nr + j;
-        row_ints(t, f, vk, n, c, row.data());
+        const bool real = n < t.rows;  // padding columns: biased zeros, zero scales
+        if (real) row_ints(t, f, vk, n, c, row.data());
+        else std::fill(row.begin(), row.end(), static_cast<int8_t>(c));
         // Groups of 4 consecutive k of this column go to [blk][group][j][4].
         uint8_t* dst = p.q.data() + pi * nblk * 16 * nr * 4 + j * 4;
         for (size_t g = 0; g < K / 4; ++g) std::memcpy(dst + g * nr * 4, row.data() + 4 * g, 4);
         for (size_t blk = 0; blk < nblk; ++blk) {
           if (f == KernelFamily::hif4) {
-            p.fscale[(pi * nblk + blk) * nr + j] = hif4_scale(t.scales[n * nblk + blk]);
+            p.fscale[(pi * nblk + blk) * nr + j] = real ? hif4_scale(t.scales[n * nblk + blk]) : 0.0f;
           } else {
             for (size_t s = blk * (64 / sw); s < (blk + 1) * (64 / sw); ++s)
-              p.dscale[(pi * nsub + s) * nr + j] = e2m1_scale(f, t.scales[n * nsub + s]);
+              p.dscale[(pi * nsub + s) * nr + j] = real ? e2m1_scale(f, t.scales[n * nsub + s]) : 0.0;
             if (f == KernelFamily::mxfp4)
-              p.gap[(pi * nblk + blk) * nr + j] = t.scales[n * nsub + 2 * blk] - t.scales[n * nsub + 2 * blk + 1];
+              p.gap[(pi * nblk + blk) * nr + j] =
+                  real ? t.scales[n * nsub + 2 * blk] - t.scales[n * nsub + 2 * blk + 1] : 0;
           }
         }
       }
@@ -256,6 +267,36 @@ void pack_fp_block(const fmt::QTensor& t, const Decoder& dec, const FpPackParams
   if (o.special) *o.special = special;
 }
 
+// A padding row or column: zero elements (exponent -inf), the neutral block metadata. Element k
+// of block blk goes to x[(blk * width + k) * stride] like pack_fp_block's.
+void pack_fp_padding(const FpPackParams& pp, size_t nblk, const FpBlockOut& o, size_t meta_stride) {
+  for (size_t k = 0; k < nblk * static_cast<size_t>(pp.width); ++k) {
+    o.x[k * o.stride] = 0.0;
+    if (o.ex) o.ex[k * o.stride] = -HUGE_VAL;
+  }
+  for (size_t blk = 0; blk < nblk; ++blk) {
+    const size_t i = blk * meta_stride;
+    o.scale[i] = 1.0;
+    o.norm[i] = 0.0;
+    o.wmax[i] = 0.0;
+    o.spanf[i] = 1.0;
+    if (o.special) o.special[i] = 0;
+  }
+}
+
+template <class Packed>
+void size_fp(Packed& p, size_t elems, size_t blocks, bool exponents) {
+  p.x.resize(elems);
+  p.scale.resize(blocks);
+  p.norm.resize(blocks);
+  p.wmax.resize(blocks);
+  p.spanf.resize(blocks);
+  if (exponents) {
+    p.e.resize(elems);
+    p.special.resize(blocks);
+  }
+}
+
 }  // namespace
 
 tile::FpA PackedFpA::at(size_t row, size_t K, size_t nblk) const {
@@ -286,28 +327,25 @@ PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, un
   PackedFpA p;
   const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
   p.rows_padded = round_up(t.rows, mr);
-  p.x.assign(p.rows_padded * K, 0.0);
-  p.scale.assign(p.rows_padded * nblk, 1.0);
-  p.norm.assign(p.rows_padded * nblk, 0.0);
-  p.wmax.assign(p.rows_padded * nblk, 0.0);
-  p.spanf.assign(p.rows_padded * nblk, 1.0);
-  if (pp.exponents) {
-    p.e.assign(p.rows_padded * K, -HUGE_VAL);
-    p.special.assign(p.rows_padded * nblk, 0);
-  }
+  size_fp(p, p.rows_padded * K, p.rows_padded * nblk, pp.exponents);
   const Decoder dec(pp.element);
+  auto out = [&](size_t r, size_t blk) {
+    // Tiles of mr rows interleaved along K ([tile][k][mr]): one stream of broadcasts per tile.
+    const size_t i = r * nblk + blk, x0 = ((r / mr) * K + blk * pp.width) * mr + r % mr;
+    return FpBlockOut{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, mr, &p.scale[i], &p.norm[i],
+                      &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
+  };
   auto body = [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r)
-      for (size_t blk = 0; blk < nblk; ++blk) {
-        // Tiles of mr rows interleaved along K ([tile][k][mr]): one stream of broadcasts per tile.
-        const size_t i = r * nblk + blk, x0 = ((r / mr) * K + blk * pp.width) * mr + r % mr;
-        const FpBlockOut o{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, mr, &p.scale[i], &p.norm[i],
-                           &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
-        pack_fp_block(t, dec, pp, r, blk, 1.0, 1.0, o);
+    for (size_t r = r0; r < r1; ++r) {
+      if (r >= t.rows) {
+        pack_fp_padding(pp, nblk, out(r, 0), 1);
+        continue;
       }
+      for (size_t blk = 0; blk < nblk; ++blk) pack_fp_block(t, dec, pp, r, blk, 1.0, 1.0, out(r, blk));
+    }
   };
   CpuRegion region(path);
-  parallel_for(t.rows, threads, region.wrap(body), 8);
+  parallel_for(p.rows_padded, threads, region.wrap(body), 8);
   return p;
 }
 
@@ -315,29 +353,25 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, un
   PackedFpB p;
   const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
   p.panels = round_up(t.rows, nr) / nr;
-  p.x.assign(p.panels * nr * K, 0.0);
-  p.scale.assign(p.panels * nblk * nr, 1.0);
-  p.norm.assign(p.panels * nblk * nr, 0.0);
-  p.wmax.assign(p.panels * nblk * nr, 0.0);
-  p.spanf.assign(p.panels * nblk * nr, 1.0);
-  if (pp.exponents) {
-    p.e.assign(p.panels * nr * K, -HUGE_VAL);
-    p.special.assign(p.panels * nblk * nr, 0);
-  }
+  size_fp(p, p.panels * nr * K, p.panels * nblk * nr, pp.exponents);
   // The tile kernel's bound factors (gemm_kernels_fp.hpp), folded into B's per-block values.
   const double extra_norm = 0x1p-45;
   const double extra_wmax = pp.window > 0 ? std::ldexp(1.0, pp.pbits + ceil_log2(pp.width) + 1 - pp.window) : 0.0;
   const Decoder dec(pp.element);
+  auto out = [&](size_t pi, size_t j, size_t blk) {
+    const size_t i = (pi * nblk + blk) * nr + j, x0 = (pi * K + blk * pp.width) * nr + j;
+    return FpBlockOut{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, nr, &p.scale[i], &p.norm[i],
+                      &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
+  };
   auto body = [&](size_t p0, size_t p1) {
     for (size_t pi = p0; pi < p1; ++pi)
-      for (size_t j = 0; j < nr && pi * nr + j < t.rows; ++j) {
+      for (size_t j = 0; j < nr; ++j) {
         const size_t n = pi * nr + j;
-        for (size_t blk = 0; blk < nblk; ++blk) {
-          const size_t i = (pi * nblk + blk) * nr + j, x0 = (pi * K + blk * pp.width) * nr + j;
-          const FpBlockOut o{p.x.data() + x0, pp.exponents ? p.e.data() + x0 : nullptr, nr, &p.scale[i], &p.norm[i],
-                             &p.wmax[i], &p.spanf[i], pp.exponents ? &p.special[i] : nullptr};
-          pack_fp_block(t, dec, pp, n, blk, extra_norm, extra_wmax, o);
+        if (n >= t.rows) {
+          pack_fp_padding(pp, nblk, out(pi, j, 0), nr);
+          continue;
         }
+        for (size_t blk = 0; blk < nblk; ++blk) pack_fp_block(t, dec, pp, n, blk, extra_norm, extra_wmax, out(pi, j, blk));
       }
   };
   CpuRegion region(path);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "datapath/gemm_buffer.hpp"
 #include "datapath/gemm_cpu_path.hpp"
 #include "datapath/gemm_tile.hpp"
 #include "formats/tensor.hpp"
@@ -13,21 +14,22 @@ namespace hifsim::dp {
 
 enum class KernelFamily { hif4, nvfp4, mxfp4, fp };
 
+// Buffers: written (padding included) by the packing's worker threads, not zero-filled first.
 struct PackedInt8A {
   size_t rows_padded = 0;
-  std::vector<int8_t> q;
-  std::vector<int32_t> corr;
-  std::vector<float> fscale;
-  std::vector<double> dscale;
-  std::vector<int32_t> gap;
+  Buffer<int8_t> q;
+  Buffer<int32_t> corr;
+  Buffer<float> fscale;
+  Buffer<double> dscale;
+  Buffer<int32_t> gap;
   tile::Int8A at(size_t row, size_t K, size_t nblk, size_t nsub) const;
 };
 struct PackedInt8B {
   size_t panels = 0;
-  std::vector<uint8_t> q;
-  std::vector<float> fscale;
-  std::vector<double> dscale;
-  std::vector<int32_t> gap;
+  Buffer<uint8_t> q;
+  Buffer<float> fscale;
+  Buffer<double> dscale;
+  Buffer<int32_t> gap;
   tile::Int8B panel(size_t p, size_t nr, size_t K, size_t nblk, size_t nsub) const;
 };
 // `vk` supplies the row packing compiled for the CPU variant in use; `path` (may be null)
@@ -48,14 +50,14 @@ struct FpPackParams {
 
 struct PackedFpA {
   size_t rows_padded = 0;
-  std::vector<double> x, scale, norm, wmax, spanf, e;
-  std::vector<uint8_t> special;
+  Buffer<double> x, scale, norm, wmax, spanf, e;
+  Buffer<uint8_t> special;
   tile::FpA at(size_t row, size_t K, size_t nblk) const;
 };
 struct PackedFpB {
   size_t panels = 0;
-  std::vector<double> x, scale, norm, wmax, spanf, e;
-  std::vector<uint8_t> special;
+  Buffer<double> x, scale, norm, wmax, spanf, e;
+  Buffer<uint8_t> special;
   tile::FpB panel(size_t p, size_t nr, size_t K, size_t nblk) const;
 };
 PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& p, size_t mr, unsigned threads,

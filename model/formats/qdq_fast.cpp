@@ -105,7 +105,10 @@ HIFSIM_AI float elem_round(float a, uint32_t ab, const ElemParams& p) {
   if (Away) {
     const float qv = bits_f32(static_cast<uint32_t>(eb - p.mbits) << 23);
     const uint32_t up = f32_bits(r + qv), keep = f32_bits(r);
-    r = bits_f32(f32_bits(a - r) == f32_bits(qv * 0.5f) ? up : keep);  // integer select (vectorises)
+    // Integer mask, not a select: a select lets the compiler sink the (trapping) add into a
+    // branch, which stopped the MX loops from vectorising.
+    const uint32_t tie = 0u - static_cast<uint32_t>(f32_bits(a - r) == f32_bits(qv * 0.5f));
+    r = bits_f32((up & tie) | (keep & ~tie));
   }
   return r;
 }
@@ -128,6 +131,15 @@ HIFSIM_AI void k_fp8(const float* __restrict x, float* __restrict y, size_t n, E
 // shared = floor(log2 amax) - emax from the bit fields, clamped at -127; elements are scaled by
 // 2^-shared (exact: any FP32 rounding only happens far below half the smallest element), rounded
 // with elem_round and clamped to max, then scaled back (exact). A NaN/Inf anywhere -> all NaN.
+// The floor rule's shared exponent of a finite block from its largest magnitude's bits.
+HIFSIM_AI int mx_shared_exponent(uint32_t amax, const ElemParams& p) {
+  int shared;
+  if (amax == 0) shared = -126 - p.emax;
+  else if (amax >= 0x00800000u) shared = static_cast<int>(amax >> 23) - 127 - p.emax;
+  else shared = (31 - __builtin_clz(amax)) - 149 - p.emax;
+  return shared < -127 ? -127 : shared;
+}
+
 template <bool Away>
 HIFSIM_AI void k_mx(const float* __restrict x, float* __restrict y, size_t n, ElemParams p) {
   uint32_t amax = 0;
@@ -139,11 +151,7 @@ HIFSIM_AI void k_mx(const float* __restrict x, float* __restrict y, size_t n, El
     for (size_t i = 0; i < n; ++i) st(y + i, 0x7FC00000u);
     return;
   }
-  int shared;
-  if (amax == 0) shared = -126 - p.emax;
-  else if (amax >= 0x00800000u) shared = static_cast<int>(amax >> 23) - 127 - p.emax;
-  else shared = (31 - __builtin_clz(amax)) - 149 - p.emax;
-  if (shared < -127) shared = -127;
+  const int shared = mx_shared_exponent(amax, p);
   const float down = pow2f(-shared), up = pow2f(shared);
   const uint32_t maxb = f32_bits(p.maxv);
   for (size_t i = 0; i < n; ++i) {
@@ -154,6 +162,53 @@ HIFSIM_AI void k_mx(const float* __restrict x, float* __restrict y, size_t n, El
     rb = rb > maxb ? maxb : rb;  // saturate (integer min on non-negative floats)
     y[i] = bits_f32((vb & 0x80000000u) | rb) * up;
   }
+}
+
+// The same blocks as codes (mx_quantize_block_fast): the rounded magnitude lies on the element
+// grid, so its code is read off its FP32 fields: normal, exponent - emin + 1 above the mantissa's
+// top mbits; below 2^emin (subnormal, zero), value * 2^(mbits - emin), an integer (`sub_scale`).
+// Both are computed and one selected with integer operations, so the loop vectorises.
+HIFSIM_AI uint32_t elem_code(uint32_t rb, uint32_t sign, const ElemParams& p, int sign_bit, float sub_scale) {
+  const uint32_t normal = ((((rb >> 23) - static_cast<uint32_t>(127 + p.emin - 1)) << p.mbits) |
+                           ((rb >> (23 - p.mbits)) & ((1u << p.mbits) - 1u)));
+  // Masks rather than selects: a select lets the compiler sink the (trapping) conversion into a
+  // branch, which stops vectorisation.
+  const uint32_t below = 0u - static_cast<uint32_t>(rb < (static_cast<uint32_t>(127 + p.emin) << 23));
+  const uint32_t rs = rb & below;  // keeps the conversion in range
+  const uint32_t sub = static_cast<uint32_t>(static_cast<int32_t>(bits_f32(rs) * sub_scale));
+  const uint32_t mag = (sub & below) | (normal & ~below);
+  return (sign >> 31 << sign_bit) | mag;
+}
+
+// A block is copied into a zero-padded local array first: fixed-length loops vectorise, and a
+// padding +0 gets code 0 as in the reference.
+template <bool Away>
+HIFSIM_AI void k_mx_codes(const float* __restrict xin, size_t n, ElemParams p, int sign_bit, uint8_t* __restrict codes,
+                          uint8_t& scale) {
+  alignas(32) float x[32] = {};
+  std::memcpy(x, xin, n * sizeof(float));
+  uint32_t amax = 0;
+  for (int i = 0; i < 32; ++i) {
+    const uint32_t a = ld(x + i) & 0x7FFFFFFFu;
+    amax = a > amax ? a : amax;
+  }
+  if (amax >= 0x7F800000u) {
+    std::memset(codes, 0, 32);
+    scale = kE8M0NaN;
+    return;
+  }
+  const int shared = mx_shared_exponent(amax, p);
+  scale = static_cast<uint8_t>(shared + 127);
+  const float down = pow2f(-shared), sub_scale = pow2f(p.mbits - p.emin);
+  const uint32_t maxb = f32_bits(p.maxv);
+  alignas(32) uint32_t c[32];
+  for (int i = 0; i < 32; ++i) {
+    const uint32_t vb = f32_bits(x[i] * down), ab = vb & 0x7FFFFFFFu;
+    uint32_t rb = f32_bits(elem_round<Away>(bits_f32(ab), ab, p));
+    rb = rb > maxb ? maxb : rb;
+    c[i] = elem_code(rb, vb & 0x80000000u, p, sign_bit, sub_scale);
+  }
+  for (int i = 0; i < 32; ++i) codes[i] = static_cast<uint8_t>(c[i]);
 }
 
 // ---- NVFP4 blocks (16 x E2M1, E4M3 scale) -------------------------------------------------------
@@ -197,6 +252,43 @@ HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, siz
   }
 }
 
+// NVFP4 as codes (nvfp4_quantize_block_fast): the block scale exactly as the reference computes
+// it, the elements rounded as above and read off as E2M1 codes.
+HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                             uint8_t* __restrict codes, uint8_t& scale) {
+  alignas(32) float x[16] = {};
+  std::memcpy(x, xin, n * sizeof(float));
+  float bmax = 0.0f;
+  for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
+  MiniFloatEncode enc;
+  enc.saturate = true;
+  alignas(32) uint32_t c[16];
+  if (recipe == NvfpRecipe::te) {
+    const float sf = std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX);
+    scale = minifloat_encode(kE4M3, sf, enc);
+    const float e = std::min(1.0f / (minifloat_decode(kE4M3, scale) * ts.decode), FLT_MAX);
+    for (int i = 0; i < 16; ++i) {
+      const uint32_t vb = f32_bits(x[i] * e), ab = vb & 0x7FFFFFFFu;
+      uint32_t rb = f32_bits(elem_round<false>(bits_f32(ab), ab, kP2M1));
+      rb = rb > 0x40C00000u ? 0x40C00000u : rb;
+      c[i] = elem_code(rb, vb & 0x80000000u, kP2M1, 3, 2.0f);
+    }
+  } else {
+    const float s = std::clamp((bmax / 6.0f) / ts.decode, 0x1p-9f, 448.0f);
+    scale = minifloat_encode(kE4M3, s, enc);
+    const float total = ts.decode * minifloat_decode(kE4M3, scale);
+    for (int i = 0; i < 16; ++i) {
+      const uint32_t vq = f32_bits(x[i] / total);
+      uint32_t ab = vq & 0x7FFFFFFFu;
+      ab = ab > 0x40C00000u ? 0x40C00000u : ab;
+      const uint32_t rb = f32_bits(elem_round<false>(bits_f32(ab), ab, kP2M1));
+      c[i] = elem_code(rb, vq & 0x80000000u, kP2M1, 3, 2.0f);
+    }
+  }
+  // Missing elements are code 0 in the reference, whatever the padding zero would give.
+  for (int i = 0; i < 16; ++i) codes[i] = static_cast<size_t>(i) < n ? static_cast<uint8_t>(c[i]) : 0;
+}
+
 // ---- HiF4: one 64-element unit -------------------------------------------------------------------
 // hif4.md 2 in FP32: the inputs rounded to BF16 (integer RNE on the bits); peaks by integer max on
 // magnitude bits (monotone for non-negative floats, Inf included); SF = RNE_bf16(Vmax * C7) (the FP32
@@ -204,32 +296,36 @@ HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, siz
 // pattern *is* the E6M2 value); REC from the LUT; threshold compares on exact FP32 products
 // (8-bit x 8-bit significands); each element |x| * REC * 2^(2 - e8 - e16) is exact, rounded to an
 // integer m (ties away: (int)(y + 0.5), exact for every y that can occur; ties to even: the 2^23
-// magic number), clamped to 7, and decoded as m * (2^(e8+e16) * scale / 4), exact.
+// magic number), clamped to 7. The quantize-dequantize kernel decodes m * (2^(e8+e16) * scale / 4),
+// exact; the code kernel emits the unit's codes (hif4_quantize_fast).
+struct Hif4Front {
+  alignas(32) uint32_t a[64];   // BF16-rounded magnitudes (FP32 bits)
+  alignas(32) uint32_t sg[64];  // sign bit of each nonzero BF16 element (s = (x < 0), -0 -> +0)
+  alignas(32) float fin[64];    // REC * 2^(2 - e8 - e16) of the element's group
+  alignas(32) float m[64];      // the element's magnitude code m in 0..7
+  uint32_t rb = 0;              // SF rounded to E6M2, as FP32 bits
+  uint8_t level[16] = {};       // e8 + e16 of each group of 4
+  uint8_t e1_8 = 0;
+  uint16_t e1_16 = 0;
+  bool nan = false;
+};
+
 template <bool Rne>
-HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, size_t n) {
-  alignas(32) float pad[64];
-  if (n < 64) {  // zero-padded last unit of a row
-    std::memset(pad, 0, sizeof pad);
-    std::memcpy(pad, xin, n * sizeof(float));
-    xin = pad;
-  }
-  alignas(32) uint32_t a[64], sg[64];
+HIFSIM_AI void hif4_front(const float* __restrict xin, Hif4Front& f) {
   uint32_t nan = 0;
   for (int k = 0; k < 64; ++k) {
     const uint32_t u = ld(xin + k);
     nan |= (u & 0x7FFFFFFFu) > 0x7F800000u ? 1u : 0u;
     const uint32_t b = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
-    a[k] = b & 0x7FFFFFFFu;
-    sg[k] = a[k] != 0u ? (b & 0x80000000u) : 0u;  // s = (x < 0): -0 stays +0
+    f.a[k] = b & 0x7FFFFFFFu;
+    f.sg[k] = f.a[k] != 0u ? (b & 0x80000000u) : 0u;
   }
-  if (nan) {
-    for (size_t k = 0; k < n; ++k) st(y + k, 0x7FC00000u);
-    return;
-  }
+  f.nan = nan != 0;
+  if (f.nan) return;
   alignas(32) uint32_t v16[16];
   for (int j = 0; j < 16; ++j) {
-    const uint32_t m01 = a[4 * j] > a[4 * j + 1] ? a[4 * j] : a[4 * j + 1];
-    const uint32_t m23 = a[4 * j + 2] > a[4 * j + 3] ? a[4 * j + 2] : a[4 * j + 3];
+    const uint32_t m01 = f.a[4 * j] > f.a[4 * j + 1] ? f.a[4 * j] : f.a[4 * j + 1];
+    const uint32_t m23 = f.a[4 * j + 2] > f.a[4 * j + 3] ? f.a[4 * j + 2] : f.a[4 * j + 3];
     v16[j] = m01 > m23 ? m01 : m23;
   }
   uint32_t v8[8], vmax = 0;
@@ -243,29 +339,24 @@ HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, siz
   sf = sf < 0x1p-48f ? 0x1p-48f : sf;
   sf = sf > 49152.0f ? 49152.0f : sf;
   const uint32_t sb = f32_bits(sf);
-  const uint32_t rb = (sb + 0xFFFFFu + ((sb >> 21) & 1u)) & 0xFFE00000u;
-  const uint32_t ebits = rb >> 23, mbits = (rb >> 21) & 3u;  // E6M2 E = ebits - 79
+  f.rb = (sb + 0xFFFFFu + ((sb >> 21) & 1u)) & 0xFFE00000u;
+  const uint32_t ebits = f.rb >> 23, mbits = (f.rb >> 21) & 3u;  // E6M2 E = ebits - 79
   // REC = sig/128 * 2^((M == 0 ? 48 : 47) - E - 7), E = ebits - 79 (hif4_reciprocal's LUT).
   const float rec = static_cast<float>(kHif4RecipSig[mbits]) *
                     bits_f32((static_cast<uint32_t>((mbits == 0 ? 48 : 47) - (static_cast<int>(ebits) - 79) - 7 + 127)) << 23);
-  const float quarter = bits_f32(rb) * 0.25f;
   const float fin_of[3] = {rec * 4.0f, rec * 2.0f, rec};
-  const float fout_of[3] = {quarter, quarter * 2.0f, quarter * 4.0f};
-  alignas(32) float fin[64], fout[64];
   for (int j = 0; j < 16; ++j) {
     const int e8 = bits_f32(v8[j >> 1]) * rec >= 4.0f ? 1 : 0;
     const int e16 = bits_f32(v16[j]) * rec * (e8 ? 0.5f : 1.0f) >= 2.0f ? 1 : 0;
-    const float fi = fin_of[e8 + e16], fo = fout_of[e8 + e16];
-    for (int t = 0; t < 4; ++t) {
-      fin[4 * j + t] = fi;
-      fout[4 * j + t] = fo;
-    }
+    f.level[j] = static_cast<uint8_t>(e8 + e16);
+    f.e1_8 = static_cast<uint8_t>(f.e1_8 | (e8 << (j >> 1)));
+    f.e1_16 = static_cast<uint16_t>(f.e1_16 | (e16 << j));
+    for (int t = 0; t < 4; ++t) f.fin[4 * j + t] = fin_of[e8 + e16];
   }
-  alignas(32) float out[64];
   // Non-negative floats order like their bit patterns: the clamps are integer minima (which
   // vectorise; float selects do not if-convert under -ftrapping-math).
   for (int k = 0; k < 64; ++k) {
-    uint32_t yb = f32_bits(bits_f32(a[k]) * fin[k]);
+    uint32_t yb = f32_bits(bits_f32(f.a[k]) * f.fin[k]);
     yb = yb > 0x41000000u ? 0x41000000u : yb;  // min(y4, 8): also Inf
     const float y4 = bits_f32(yb);
     float m;
@@ -273,9 +364,46 @@ HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, siz
     else m = static_cast<float>(static_cast<int32_t>(y4 + 0.5f));
     uint32_t mb = f32_bits(m);
     mb = mb > 0x40E00000u ? 0x40E00000u : mb;  // min(m, 7)
-    out[k] = bits_f32(f32_bits(bits_f32(mb) * fout[k]) | sg[k]);
+    f.m[k] = bits_f32(mb);
   }
+}
+
+template <bool Rne>
+HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, size_t n) {
+  alignas(32) float pad[64];
+  if (n < 64) {  // zero-padded last unit of a row
+    std::memset(pad, 0, sizeof pad);
+    std::memcpy(pad, xin, n * sizeof(float));
+    xin = pad;
+  }
+  Hif4Front f;
+  hif4_front<Rne>(xin, f);
+  if (f.nan) {
+    for (size_t k = 0; k < n; ++k) st(y + k, 0x7FC00000u);
+    return;
+  }
+  const float quarter = bits_f32(f.rb) * 0.25f;
+  const float fout_of[3] = {quarter, quarter * 2.0f, quarter * 4.0f};
+  alignas(32) float fout[64], out[64];
+  for (int j = 0; j < 16; ++j)
+    for (int t = 0; t < 4; ++t) fout[4 * j + t] = fout_of[f.level[j]];
+  for (int k = 0; k < 64; ++k) out[k] = bits_f32(f32_bits(f.m[k] * fout[k]) | f.sg[k]);
   std::memcpy(y, out, n * sizeof(float));
+}
+
+template <bool Rne>
+HIFSIM_AI void k_hif4_codes(const float* __restrict x, Hif4Unit& u) {
+  Hif4Front f;
+  hif4_front<Rne>(x, f);
+  u = Hif4Unit{};
+  if (f.nan) {
+    u.e6m2 = kE6M2NaN;
+    return;
+  }
+  u.e6m2 = static_cast<uint8_t>((((f.rb >> 23) - 79u) << 2) | ((f.rb >> 21) & 3u));
+  u.e1_8 = f.e1_8;
+  u.e1_16 = f.e1_16;
+  for (int k = 0; k < 64; ++k) u.nib[k] = static_cast<uint8_t>((f.sg[k] >> 28) | static_cast<uint32_t>(f.m[k]));
 }
 
 // ---- drivers --------------------------------------------------------------------------------------
@@ -364,6 +492,36 @@ HIFSIM_AI void chunk_body(const Job& j, size_t b, size_t e) {
 __attribute__((target("avx2"))) void chunk_avx2(const Job& j, size_t b, size_t e) { chunk_body(j, b, e); }
 void chunk_portable(const Job& j, size_t b, size_t e) { chunk_body(j, b, e); }
 
+HIFSIM_AI void hif4_codes_body(const float* x, Hif4Unit& u, bool rne) {
+  if (rne) k_hif4_codes<true>(x, u);
+  else k_hif4_codes<false>(x, u);
+}
+__attribute__((target("avx2"))) void hif4_codes_avx2(const float* x, Hif4Unit& u, bool rne) { hif4_codes_body(x, u, rne); }
+void hif4_codes_portable(const float* x, Hif4Unit& u, bool rne) { hif4_codes_body(x, u, rne); }
+
+struct BlockCodes {
+  const float* x;
+  size_t n;
+  uint8_t* codes;
+  uint8_t* scale;
+  ElemParams p;  // mx
+  int sign_bit;  // mx
+  bool away;     // mx
+  const Nvfp4TensorScale* ts;  // nvfp4 when set
+  NvfpRecipe recipe;
+};
+HIFSIM_AI void block_codes_body(const BlockCodes& b) {
+  if (b.ts) k_nvfp4_codes(b.x, b.n, *b.ts, b.recipe, b.codes, *b.scale);
+  else if (b.away) k_mx_codes<true>(b.x, b.n, b.p, b.sign_bit, b.codes, *b.scale);
+  else k_mx_codes<false>(b.x, b.n, b.p, b.sign_bit, b.codes, *b.scale);
+}
+__attribute__((target("avx2"))) void block_codes_avx2(const BlockCodes& b) { block_codes_body(b); }
+void block_codes_portable(const BlockCodes& b) { block_codes_body(b); }
+void block_codes(const BlockCodes& b) {
+  if (qdq_fast_isa() == QdqIsa::avx2) block_codes_avx2(b);
+  else block_codes_portable(b);
+}
+
 std::atomic<int> g_isa{static_cast<int>(QdqIsa::automatic)};
 
 bool handled(Format f, Rounding r, const QuantOptions& o) {
@@ -407,6 +565,37 @@ const char* qdq_isa_name(QdqIsa isa) {
     case QdqIsa::avx2: return "avx2";
   }
   return "?";
+}
+
+Hif4Unit hif4_quantize_fast(const float x[64], const Hif4Options& o) {
+  const bool rne = o.element_rounding == Rounding::nearest_even;
+  if ((!rne && o.element_rounding != Rounding::nearest_away) || o.compare != Hif4Compare::exact || o.inf_to_nan)
+    return hif4_quantize(x, o);
+  Hif4Unit u;
+  if (qdq_fast_isa() == QdqIsa::avx2) hif4_codes_avx2(x, u, rne);
+  else hif4_codes_portable(x, u, rne);
+  return u;
+}
+
+void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, uint8_t* codes,
+                            uint8_t& scale) {
+  const bool away = o.rounding == Rounding::nearest_away;
+  const ElemParams* p = elem.ebits == 2 && elem.mbits == 1   ? &kP2M1
+                        : elem.ebits == 4 && elem.mbits == 3 ? &kP4M3
+                        : elem.ebits == 5 && elem.mbits == 2 ? &kP5M2
+                                                             : nullptr;
+  if (!p || (!away && o.rounding != Rounding::nearest_even) || o.scale_rule != MxScaleRule::floor || n > 32)
+    return mx_quantize_block(elem, x, n, o, codes, scale);
+  block_codes(BlockCodes{x, n, codes, &scale, *p, elem.sign_bit(), away, nullptr, {}});
+}
+
+void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
+                               uint8_t& scale) {
+  // NaN/Inf inputs and degenerate tensor scales (an all-zero tensor) keep the reference's rules.
+  bool finite = n <= 16 && ts.decode > 0.0f && std::isfinite(ts.decode) && std::isfinite(ts.encode);
+  for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
+  if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale);
+  block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
 }
 
 bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o) {

@@ -16,11 +16,29 @@
 #pragma once
 #include <cstddef>
 
+#include "formats/hif4.hpp"
+#include "formats/minifloat.hpp"
+#include "formats/mx.hpp"
+#include "formats/nvfp4.hpp"
 #include "formats/tensor.hpp"
 
 namespace hifsim::fmt {
 
 bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o);
+
+// The codes of one 64-element HiF4 unit, bit-identical to hif4_quantize(x, o) (the reference
+// quantizer), from the qdq_fast hif4 kernel's front end (same instruction-set path). Options that
+// kernel does not handle (see above) take the reference. fmt::quantize uses it for HiF4
+// (tests/formats/test_qdq_fast.cpp, Hif4Codes*).
+Hif4Unit hif4_quantize_fast(const float x[64], const Hif4Options& o = {});
+// The same for the MX formats' and NVFP4's blocks: codes and scale bit-identical to
+// mx_quantize_block / nvfp4_quantize_block (same arguments), from the qdq_fast mx / nvfp4 kernels;
+// what those do not handle (MX ceil rule, roundings other than nearest even / away, NVFP4 blocks
+// with NaN or Inf) takes the reference.
+void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, uint8_t* codes,
+                            uint8_t& scale);
+void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
+                               uint8_t& scale);
 
 enum class QdqIsa { automatic, portable, avx2 };
 // Forces an instruction-set path (tests and benchmarks); automatic = AVX2 when available.

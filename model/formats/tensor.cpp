@@ -128,16 +128,16 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
       if (f == Format::hif4) {
         std::memset(buf, 0, sizeof buf);
         std::memcpy(buf, src, n * sizeof(float));
-        const Hif4Unit u = hif4_quantize(buf, h);
+        const Hif4Unit u = hif4_quantize_fast(buf, h);  // = hif4_quantize (qdq_fast.hpp)
         q.scales[bi] = u.e6m2;
         q.l2[bi] = u.e1_8;
         q.l3[bi] = u.e1_16;
         for (size_t k = 0; k < blk; ++k) dst[k] = u.nib[k];
       } else if (f == Format::nvfp4) {
-        nvfp4_quantize_block(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);
+        nvfp4_quantize_block_fast(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);  // = nvfp4_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       } else {
-        mx_quantize_block(*element_spec(f), src, n, mo, codes, q.scales[bi]);
+        mx_quantize_block_fast(*element_spec(f), src, n, mo, codes, q.scales[bi]);  // = mx_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       }
     }

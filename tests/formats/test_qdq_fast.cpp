@@ -11,7 +11,10 @@
 // element grids, +-4 ulps.
 #include <gtest/gtest.h>
 
+#include <cfloat>
+#include <cmath>
 #include <cstring>
+#include <sstream>
 
 #include "formats/bits.hpp"
 #include "formats/minifloat.hpp"
@@ -233,4 +236,131 @@ TEST(QdqFast, PlainE2M1ElementsMatchTheCodec) {
     }
     qdq_fast_set_isa(QdqIsa::automatic);
   }
+}
+
+namespace {
+
+// Blocks that aim at HiF4's decision points: the level-2/level-3 thresholds (products exactly
+// 4 and 2, and one BF16 ulp either side), element ties (quarter-odd multiples of the unit), the
+// E6M2 rounding of SF (carries into the next binade, the 49152 clamp, the 2^-48 clamp),
+// subnormal BF16 elements, FP32 values that round to BF16 Inf, signed zeros, NaN and Inf.
+std::vector<float> hif4_corner_blocks(size_t blocks, uint64_t seed) {
+  ref::Gen g(seed);
+  std::vector<float> x(blocks * 64);
+  for (size_t b = 0; b < blocks; ++b) {
+    float* v = x.data() + b * 64;
+    const int e = static_cast<int>(g.next() % 300) - 150;  // the block's binade, far beyond E6M2
+    const uint64_t kind = g.next() % 6;
+    for (int k = 0; k < 64; ++k) {
+      // Small integers times a power of two: every threshold and tie of the unit lies on them.
+      float y = std::ldexp(static_cast<float>(g.next() % 57), e - static_cast<int>(g.next() % 6));
+      if (kind == 1) y = bits_f32(f32_bits(y) + (static_cast<uint32_t>(g.next() % 3) << 16) - (1u << 16));  // +-1 BF16 ulp
+      if (kind == 2) y = bits_f32(g.u32() & 0x007FFFFFu);                                          // subnormals
+      if (kind == 3 && k == 0) y = bits_f32(0x7F7F8000u + (g.u32() & 0x7FFFu));  // rounds to BF16 max or Inf
+      if (kind == 4) y = k == 0 ? std::ldexp(1.0f, static_cast<int>(g.next() % 256) - 128) : 0.0f;  // one peak
+      if (!std::isfinite(y)) y = 0.0f;
+      if (g.next() % 2) y = -y;
+      v[k] = y;
+    }
+    if (kind == 5) {
+      const uint64_t r = g.next() % 4;
+      v[g.next() % 64] = r == 0 ? std::nanf("") : r == 1 ? -INFINITY : r == 2 ? INFINITY : -0.0f;
+    }
+  }
+  return x;
+}
+
+std::string unit_text(const Hif4Unit& u) {
+  std::ostringstream s;
+  s << "e6m2 " << int(u.e6m2) << " e1_8 " << int(u.e1_8) << " e1_16 " << u.e1_16 << " nib";
+  for (int k = 0; k < 64; ++k) s << ' ' << int(u.nib[k]);
+  return s.str();
+}
+
+}  // namespace
+
+// hif4_quantize_fast (the codes fmt::quantize and the GEMM engine use) against the reference
+// quantizer hif4_quantize, unit for unit, for both instruction-set paths and every option:
+// random stimulus (ties, subnormals, huge values, NaN, Inf), the boundary values and the
+// corner blocks above. The options the fast kernel does not handle must take the reference.
+TEST(QdqFast, Hif4CodesEqualTheReferenceQuantizer) {
+  std::vector<float> x = stimulus(std::max<size_t>(1, ref::scaled(2'000'000) / 1024), 1024, ref::test_seed() + 700, false);
+  const std::vector<float> b = boundaries(64), c = hif4_corner_blocks(ref::scaled(200'000), ref::test_seed() + 701);
+  x.insert(x.end(), b.begin(), b.end());
+  x.insert(x.end(), c.begin(), c.end());
+  const size_t units = x.size() / 64;
+  std::vector<QdqIsa> isas = {QdqIsa::portable};
+  if (qdq_fast_cpu_has_avx2()) isas.push_back(QdqIsa::avx2);
+  for (Rounding r : {Rounding::nearest_away, Rounding::nearest_even})
+    for (Hif4Compare cmp : {Hif4Compare::exact, Hif4Compare::bf16_rounded})
+      for (bool inf_nan : {false, true}) {
+        Hif4Options o;
+        o.element_rounding = r;
+        o.compare = cmp;
+        o.inf_to_nan = inf_nan;
+        std::vector<Hif4Unit> want(units);
+        for (size_t i = 0; i < units; ++i) want[i] = hif4_quantize(x.data() + 64 * i, o);
+        for (QdqIsa isa : isas) {
+          qdq_fast_set_isa(isa);
+          size_t bad = 0, first = 0;
+          for (size_t i = 0; i < units; ++i)
+            if (!(hif4_quantize_fast(x.data() + 64 * i, o) == want[i]) && bad++ == 0) first = i;
+          EXPECT_EQ(bad, 0u) << rounding_name(r) << (cmp == Hif4Compare::exact ? " exact" : " bf16") << " inf_to_nan "
+                             << inf_nan << " isa " << qdq_isa_name(isa) << ": " << bad << " of " << units
+                             << " units differ; first " << first << ": got "
+                             << unit_text(hif4_quantize_fast(x.data() + 64 * first, o)) << " want "
+                             << unit_text(want[first]) << "; " << ref::seed_note();
+        }
+      }
+  qdq_fast_set_isa(QdqIsa::automatic);
+}
+
+// mx_quantize_block_fast / nvfp4_quantize_block_fast (the codes fmt::quantize uses) against the
+// reference block quantizers, codes and scale, for both instruction-set paths: every MX element
+// type, rounding and scale rule (the ceil rule must take the reference), NVFP4's two recipes at
+// tensor scales from tiny to huge (and an all-zero tensor's), full and partial blocks, the random
+// stimulus (NaN, Inf, subnormals, ties), the boundary values and the HiF4 corner blocks.
+TEST(QdqFast, BlockCodesEqualTheReferenceQuantizers) {
+  std::vector<float> x = stimulus(std::max<size_t>(1, ref::scaled(1'000'000) / 1024), 1024, ref::test_seed() + 800, false);
+  const std::vector<float> b = boundaries(64), c = hif4_corner_blocks(ref::scaled(50'000), ref::test_seed() + 801);
+  x.insert(x.end(), b.begin(), b.end());
+  x.insert(x.end(), c.begin(), c.end());
+  std::vector<QdqIsa> isas = {QdqIsa::portable};
+  if (qdq_fast_cpu_has_avx2()) isas.push_back(QdqIsa::avx2);
+  // Block i holds min(block, 1 + i % (2 * block)) values: every partial length, mostly full.
+  auto len = [](size_t i, size_t blk) { return std::min(blk, 1 + i % (2 * blk)); };
+  for (QdqIsa isa : isas) {
+    qdq_fast_set_isa(isa);
+    for (const MiniFloatSpec* e : {&kE2M1, &kE4M3, &kE5M2})
+      for (Rounding r : {Rounding::nearest_even, Rounding::nearest_away})
+        for (MxScaleRule rule : {MxScaleRule::floor, MxScaleRule::ceil}) {
+          const MxOptions o{r, rule};
+          size_t bad = 0, blocks = x.size() / 32;
+          for (size_t i = 0; i < blocks; ++i) {
+            uint8_t want[32], got[32], ws = 0, gs = 1;
+            std::memset(got, 0xAA, sizeof got);
+            mx_quantize_block(*e, x.data() + 32 * i, len(i, 32), o, want, ws);
+            mx_quantize_block_fast(*e, x.data() + 32 * i, len(i, 32), o, got, gs);
+            bad += (ws != gs || std::memcmp(want, got, 32) != 0) ? 1 : 0;
+          }
+          EXPECT_EQ(bad, 0u) << e->name << " " << rounding_name(r) << (rule == MxScaleRule::floor ? " floor" : " ceil")
+                             << " isa " << qdq_isa_name(isa) << ": " << bad << " of " << blocks << " blocks differ; "
+                             << ref::seed_note();
+        }
+    for (NvfpRecipe recipe : {NvfpRecipe::te, NvfpRecipe::torchao})
+      for (float amax : {0.0f, 0x1p-120f, 1e-3f, 1.0f, 448.0f * 6.0f, 1e30f, FLT_MAX}) {
+        const Nvfp4TensorScale ts = nvfp4_tensor_scale(amax, recipe);
+        size_t bad = 0, blocks = x.size() / 16;
+        for (size_t i = 0; i < blocks; ++i) {
+          uint8_t want[16], got[16], ws = 0, gs = 1;
+          std::memset(got, 0xAA, sizeof got);
+          nvfp4_quantize_block(x.data() + 16 * i, len(i, 16), ts, recipe, want, ws);
+          nvfp4_quantize_block_fast(x.data() + 16 * i, len(i, 16), ts, recipe, got, gs);
+          bad += (ws != gs || std::memcmp(want, got, 16) != 0) ? 1 : 0;
+        }
+        EXPECT_EQ(bad, 0u) << "nvfp4 " << (recipe == NvfpRecipe::te ? "te" : "torchao") << " amax " << amax << " isa "
+                           << qdq_isa_name(isa) << ": " << bad << " of " << blocks << " blocks differ; " << ref::seed_note();
+      }
+  }
+  qdq_fast_set_isa(QdqIsa::automatic);
 }

@@ -16,7 +16,7 @@ parameter set), and restores the file. A mutant is
 
 Commands:
   list   [--unit U]                      the mutants (id, file, units, kind, what)
-  check                                  every mutant applies exactly once, names units that use its
+  check  [--table FILE]                  every mutant applies exactly once, names units that use its
                                          file, and every unit has at least 10 mutants (CTest
                                          cosim.mutants_apply)
   ci-list                                "<unit> <mutant id>" of each unit's CTest mutant
@@ -50,10 +50,10 @@ TABLE = os.path.join(ROOT, "cosim", "mutation", "mutants.py")
 MIN_PER_UNIT = 10
 
 
-def load_mutants():
+def load_mutants(path=TABLE):
     scope = {}
-    with open(TABLE) as f:
-        exec(compile(f.read(), TABLE, "exec"), scope)
+    with open(path) as f:
+        exec(compile(f.read(), path, "exec"), scope)
     return scope["MUTANTS"]
 
 
@@ -398,7 +398,8 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("list")
     p.add_argument("--unit")
-    sub.add_parser("check")
+    p = sub.add_parser("check")
+    p.add_argument("--table", default=TABLE, help="a mutant table other than cosim/mutation/mutants.py (tests)")
     sub.add_parser("ci-list")
     p = sub.add_parser("emit")
     p.add_argument("--mutant", required=True)
@@ -416,7 +417,7 @@ def main():
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build", "mutation"))
     p.add_argument("--report")
     args = ap.parse_args()
-    muts = load_mutants()
+    muts = load_mutants(getattr(args, "table", TABLE))
     return {"list": cmd_list, "check": cmd_check, "ci-list": cmd_ci_list, "emit": cmd_emit, "run": cmd_run,
             "report": cmd_report}[args.cmd](args, muts)
 

@@ -215,16 +215,38 @@ HIFSIM_AI void k_mx_codes(const float* __restrict xin, size_t n, ElemParams p, i
 // The per-block scale arithmetic is the reference's own (nvfp4.cpp), in the same FP32 operation
 // order; the element loop is the vectorised E2M1 rounding. Output (e2m1 * e4m3) * decode: the first
 // product is exact, the second rounds once, exactly as nvfp4_dequantize.
+// The block's E4M3 scale code, its value, and the factor the elements are scaled by: a multiplier
+// (te recipe) or a divisor (paper recipe), in the reference's FP32 operation order. One copy for
+// the quantize-dequantize and the code kernels, so the two cannot round the scale differently.
+struct Nvfp4BlockScale {
+  uint8_t code;
+  float value;   // decoded E4M3 scale
+  float factor;  // te: multiply the elements by it; paper: divide them by it
+};
+HIFSIM_AI Nvfp4BlockScale nvfp4_block_scale(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe) {
+  MiniFloatEncode enc;
+  enc.saturate = true;
+  Nvfp4BlockScale b{};
+  if (recipe == NvfpRecipe::te) {
+    b.code = minifloat_encode(kE4M3, std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX), enc);
+    b.value = minifloat_decode(kE4M3, b.code);
+    b.factor = std::min(1.0f / (b.value * ts.decode), FLT_MAX);
+  } else {
+    b.code = minifloat_encode(kE4M3, std::clamp((bmax / 6.0f) / ts.decode, 0x1p-9f, 448.0f), enc);
+    b.value = minifloat_decode(kE4M3, b.code);
+    b.factor = ts.decode * b.value;
+  }
+  return b;
+}
+
 HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, size_t n, const Nvfp4TensorScale& ts,
                              NvfpRecipe recipe) {
   float bmax = 0.0f;
   for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
-  MiniFloatEncode enc;
-  enc.saturate = true;
+  const Nvfp4BlockScale b = nvfp4_block_scale(bmax, ts, recipe);
+  const float sv = b.value;
   if (recipe == NvfpRecipe::te) {
-    const float sf = std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX);
-    const float sv = minifloat_decode(kE4M3, minifloat_encode(kE4M3, sf, enc));
-    const float e = std::min(1.0f / (sv * ts.decode), FLT_MAX);
+    const float e = b.factor;
     const float dec = ts.decode;
     for (size_t i = 0; i < n; ++i) {
       const float v = x[i] * e;
@@ -235,9 +257,7 @@ HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, siz
       y[i] = (rs * sv) * dec;
     }
   } else {
-    const float s = std::clamp((bmax / 6.0f) / ts.decode, 0x1p-9f, 448.0f);
-    const float sv = minifloat_decode(kE4M3, minifloat_encode(kE4M3, s, enc));
-    const float total = ts.decode * sv;
+    const float total = b.factor;
     const float dec = ts.decode;
     for (size_t i = 0; i < n; ++i) {
       // clamp(v, -6, 6) = sign(v) * min(|v|, 6), -0 kept.
@@ -260,13 +280,11 @@ HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4T
   std::memcpy(x, xin, n * sizeof(float));
   float bmax = 0.0f;
   for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
-  MiniFloatEncode enc;
-  enc.saturate = true;
+  const Nvfp4BlockScale b = nvfp4_block_scale(bmax, ts, recipe);
+  scale = b.code;
   alignas(32) uint32_t c[16];
   if (recipe == NvfpRecipe::te) {
-    const float sf = std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX);
-    scale = minifloat_encode(kE4M3, sf, enc);
-    const float e = std::min(1.0f / (minifloat_decode(kE4M3, scale) * ts.decode), FLT_MAX);
+    const float e = b.factor;
     for (int i = 0; i < 16; ++i) {
       const uint32_t vb = f32_bits(x[i] * e), ab = vb & 0x7FFFFFFFu;
       uint32_t rb = f32_bits(elem_round<false>(bits_f32(ab), ab, kP2M1));
@@ -274,9 +292,7 @@ HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4T
       c[i] = elem_code(rb, vb & 0x80000000u, kP2M1, 3, 2.0f);
     }
   } else {
-    const float s = std::clamp((bmax / 6.0f) / ts.decode, 0x1p-9f, 448.0f);
-    scale = minifloat_encode(kE4M3, s, enc);
-    const float total = ts.decode * minifloat_decode(kE4M3, scale);
+    const float total = b.factor;
     for (int i = 0; i < 16; ++i) {
       const uint32_t vq = f32_bits(x[i] / total);
       uint32_t ab = vq & 0x7FFFFFFFu;

@@ -1,10 +1,9 @@
 #include "cost/area.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
+#include "cost/flow_csv.hpp"
 #include "io/input_file.hpp"
 #include "util/error.hpp"
 
@@ -74,48 +73,21 @@ std::vector<SynthRow> read_synth_csv(const std::string& path) {
   if (const std::string why = io::not_regular_reason(path); !why.empty())
     throw Error(path, "", "cannot open the synthesis CSV (scripts/cost_synth.sh writes it): " + why);
   // A regular file of sane size (the committed one has ~100 rows): never a FIFO or a device.
-  std::istringstream f(io::read_regular_file(path, 16u << 20, "a synthesis table is never that large"));
-  std::string line;
+  const FlowCsv c = read_flow_csv(
+      path, {"module", "parameters", "cells", "transistors", "flip_flops", "transistors_exclude_ffs", "yosys_version", "seconds"},
+      true, 16u << 20, "a synthesis table is never that large");
   std::vector<SynthRow> rows;
-  int ln = 0;
-  const std::string header = "module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds";
-  while (std::getline(f, line)) {
-    ++ln;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    if (ln == 1) {
-      if (line != header) throw Error(path, "line 1", "header is not '" + header + "'");
-      continue;
-    }
-    std::vector<std::string> v;
-    std::stringstream ss(line);
-    std::string x;
-    while (std::getline(ss, x, ',')) v.push_back(x);
-    if (v.size() != 8) throw Error(path, "line " + std::to_string(ln), "expected 8 comma-separated fields");
+  for (const FlowCsvRow& x : c.rows) {
     SynthRow r;
-    r.module = v[0];
-    r.parameters = v[1];
-    try {
-      r.transistors = std::stod(v[3]);
-      r.flip_flops = std::stoull(v[4]);
-    } catch (const std::exception&) {
-      throw Error(path, "line " + std::to_string(ln), "transistors / flip_flops are not numbers");
-    }
-    r.excl_ffs = v[5] == "yes";
-    r.yosys = v[6];
-    if (r.parameters != "-") {
-      std::stringstream ps(r.parameters);
-      std::string kv;
-      while (std::getline(ps, kv, ';')) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos) throw Error(path, "line " + std::to_string(ln), "parameter '" + kv + "' is not NAME=VALUE");
-        try {
-          r.params[kv.substr(0, eq)] = std::stoi(kv.substr(eq + 1));
-        } catch (const std::exception&) {
-          throw Error(path, "line " + std::to_string(ln), "parameter '" + kv + "' is not an integer");
-        }
-      }
-    }
+    r.module = x.text("module");
+    r.parameters = x.text("parameters");
+    for (const auto& [name, value] : x.params("parameters")) r.params[name] = value;
+    x.count("cells");    // not used, but a row whose cell count is not a number is not a Yosys row
+    r.transistors = x.number("transistors", false);
+    r.flip_flops = x.count("flip_flops");
+    r.excl_ffs = x.yes_no("transistors_exclude_ffs");
+    r.yosys = x.text("yosys_version");
+    x.number("seconds", false);  // likewise
     rows.push_back(std::move(r));
   }
   return rows;

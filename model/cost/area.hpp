@@ -57,8 +57,9 @@ struct SynthRow {
   bool excl_ffs = false;
   std::string yosys;
 };
-// Reads the CSV written by scripts/synth.sh / scripts/cost_synth.sh. Throws hifsim::Error
-// naming the file, the line and the reason.
+// Reads the CSV written by scripts/synth.sh / scripts/cost_synth.sh (exactly its 8 columns;
+// cost/flow_csv.hpp says what each field may hold). Throws hifsim::Error naming the file, the
+// line, the column and the reason.
 std::vector<SynthRow> read_synth_csv(const std::string& path);
 
 struct FitPoint {

@@ -58,7 +58,7 @@ def proxy_config(module, params):
                 depth(p.get("STAGES", 3))]
         if module == "hif8_dot":
             sets.append(f"pe.hif8_lanes={p['N']}")
-            if p["W"] == "82":  # the RTL's exact window (never drops a bit) is the model's exact mode
+            if p["W"] in ("0", "82"):  # the RTL's exact mode (W=0: an 82-bit window that never drops a bit)
                 sets[0], sets[1] = "pe.align_width=0", "pe.align_policy=default"
         return os.path.join(units, f"{module.split('_')[0]}-32x32.yaml"), sets, "dot"
     if module == "fp32_acc":

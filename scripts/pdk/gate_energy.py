@@ -9,12 +9,16 @@ and parameters), builds the unit's stimulus from the op's operands (stimulus.py)
 netlist (gate_sim.py), checks every checked output word against the reference (a netlist that
 computes anything else stops the flow), and writes one CSV row: toggles and energy per operation
 split into logic / flip-flop data / clock / input nets. Temp file + rename; nothing on failure.
+--only REGEX selects runs by "module parameters" (the convention of scripts/synth.sh and
+synth_all.py); --append keeps every row of an existing --out and replaces, in place, the rows of
+the same unit, parameters and trace op (new ones go last).
 """
 import argparse
 import csv
 import json
 import os
 import re
+import stat
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -53,10 +57,12 @@ def synthesised(synth_dir, only, listed=None):
     runs = []
     for d in sorted(os.listdir(synth_dir)):
         res = os.path.join(synth_dir, d, "result.json")
-        if d.startswith(".") or not os.path.isfile(res) or (only and not re.search(only, d)):
+        if d.startswith(".") or not os.path.isfile(res):
             continue
         with open(res) as f:
             r = json.load(f)
+        if only and not re.search(only, f"{r['module']} {r['parameters']}"):
+            continue
         if listed is None or (r["module"], r["parameters"]) in listed:
             runs.append((d, r["module"], r["parameters"]))
     return runs
@@ -86,10 +92,12 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--append", action="store_true", help="keep the rows of an existing --out for other ops")
     ap.add_argument("--ops", type=int, default=1024)
-    ap.add_argument("--only", default="", help="regex on the run folder name, e.g. '^hif4_dot64_STAGES_1$'")
+    ap.add_argument("--only", default="", help="regex on 'module parameters', e.g. '^hif4_dot64 STAGES=1$'")
     ap.add_argument("--units", help="only the runs listed in this units.csv (synth_all.py's table)")
     a = ap.parse_args(argv)
     try:
+        if os.path.lexists(a.out) and not stat.S_ISREG(os.lstat(a.out).st_mode):
+            raise FlowError(a.out, "not a regular file; nothing replaced")
         lib = CellLib(a.lib)
         from synth_unit import flop_figures
         out_load = flop_figures(a.lib)[2]
@@ -119,8 +127,9 @@ def main(argv=None):
                 old = list(csv.reader(f))
             if not old or old[0] != COLUMNS:
                 raise FlowError(a.out, "not an energy table of this version (columns differ)")
-            mine = {(r[0], r[1], r[2]) for r in rows}
-            rows = [r for r in old[1:] if (r[0], r[1], r[2]) not in mine] + rows
+            mine = {(r[0], r[1], r[2]): r for r in rows}
+            merged = [mine.pop((r[0], r[1], r[2]), r) for r in old[1:]]
+            rows = merged + [r for r in rows if (r[0], r[1], r[2]) in mine]
         tmp = a.out + ".tmp"
         with open(tmp, "w", newline="") as f:
             w = csv.writer(f)

@@ -12,7 +12,8 @@
 #
 #   usage: scripts/pdk/regenerate.sh [--from-scratch] [--only REGEX] [--out DIR]
 #     --from-scratch  drop the ngspice cache and the synthesis work folder first
-#     --only REGEX    synthesise only the matching "module parameters" (default: all)
+#     --only REGEX    synthesise and simulate only the matching "module parameters" (default: all);
+#                     their rows replace those of the tables in --out, every other row stays
 #     --out DIR       where the tables go (default configs/cost/sky130)
 # Needs build/bin/hifsim (the stimulus quantizer) and the trace tensors (ensure_traces.sh).
 # Heavy steps run under nice -n 10, at most 2 processes wide. Every table is written to a
@@ -48,13 +49,23 @@ stamp "Liberty written"
   --out "$OUT/units.csv" --only "$ONLY" --jobs 2
 stamp "synthesis and timing table written"
 bash "$ROOT/scripts/capture/ensure_traces.sh" >/dev/null
+# With --only the other units' rows stay: start from the committed table and replace the matching
+# rows in place (gate_energy.py --append); without it the table is built from nothing.
+rm -f "$WORK/energy.csv"
+[[ -n "$ONLY" && -f "$OUT/energy.csv" ]] && cp "$OUT/energy.csv" "$WORK/energy.csv"
 "$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
   --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 512 \
-  --units "$OUT/units.csv"
-# The CI rows (tests/pdk/test_gate_energy.py) on stories260k.
-"$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
-  --trace "$ROOT/traces/stories260k" --op layer0.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 256 \
-  --only '^(hif4_dot64_STAGES_1|fp32_acc_MANT_BITS_7_ROUND_RZ_1)$' --units "$OUT/units.csv" --append
+  --units "$OUT/units.csv" --only "$ONLY" --append
+# The CI rows (tests/pdk/test_gate_energy.py) on stories260k, those of them --only selects.
+ci=()
+for u in "hif4_dot64 STAGES=1" "fp32_acc MANT_BITS=7;ROUND_RZ=1"; do
+  if [[ -z "$ONLY" ]] || grep -Eq -- "$ONLY" <<<"$u"; then ci+=("$u"); fi
+done
+if ((${#ci[@]})); then
+  "$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
+    --trace "$ROOT/traces/stories260k" --op layer0.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 256 \
+    --only "^($(IFS='|'; echo "${ci[*]}"))\$" --units "$OUT/units.csv" --append
+fi
 mv "$WORK/energy.csv" "$OUT/energy.csv"
 stamp "gate-level energy table written"
 "$PY" "$ROOT/scripts/pdk/calibrate.py" --energy "$OUT/energy.csv" --units "$OUT/units.csv" --hifsim "$HIFSIM" \

@@ -6,6 +6,9 @@
 One synth_unit.py run per unit and parameter set (at most --jobs at a time, default 1: ABC
 on the large units needs most of a core for minutes); then one CSV row per run. A run that
 fails stops the table: the CSV is written (temp name, then rename) only if every run passed.
+With --only, the runs that match replace their rows of an existing --out table and every other
+row is kept (a subset never leaves a table holding only that subset); rows are in the order of
+scripts/synth.sh, and a row whose unit synth.sh no longer lists is dropped with a notice.
 """
 import argparse
 import concurrent.futures
@@ -13,6 +16,7 @@ import csv
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 
@@ -27,6 +31,22 @@ def runs(only):
                          capture_output=True, text=True, check=True).stdout
     rows = [l.split("|") for l in out.splitlines() if l.strip()]
     return [r for r in rows if not only or re.search(only, f"{r[0]} {r[2]}")]
+
+
+def existing_rows(path):
+    """{(module, parameters): row} of an existing table, or {} when there is none; a file of
+    other columns stops the run (it is not a table of this flow)."""
+    if not os.path.lexists(path):
+        return {}
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or rows[0] != COLUMNS:
+        sys.exit(f"synth_all: {path}: not a units table of this flow (header {rows[0] if rows else 'missing'}); "
+                 "remove it or pass another --out")
+    bad = [i + 2 for i, r in enumerate(rows[1:]) if len(r) != len(COLUMNS)]
+    if bad:
+        sys.exit(f"synth_all: {path}: line {bad[0]}: {len(COLUMNS)} fields expected")
+    return {(r[0], r[1]): r for r in rows[1:]}
 
 
 def tag(mod, params):
@@ -56,6 +76,10 @@ def main(argv=None):
     if not todo:
         print(f"synth_all: no run matches --only '{a.only}'", file=sys.stderr)
         return 2
+    if os.path.lexists(a.out) and not stat.S_ISREG(os.lstat(a.out).st_mode):
+        print(f"synth_all: {a.out}: not a regular file; nothing replaced", file=sys.stderr)
+        return 2
+    kept = existing_rows(a.out) if a.only else {}  # checked before hours of synthesis, not after
     results, fails = {}, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(a.jobs, 2)) as ex:
         futs = {ex.submit(one, lib, a.work, *r): r for r in todo}
@@ -72,15 +96,23 @@ def main(argv=None):
     if fails:
         print(f"synth_all: {len(fails)} run(s) failed; {a.out} not written", file=sys.stderr)
         return 1
+    fresh = {k: [res[c] if not isinstance(res[c], float) else f"{res[c]:.10g}" for c in COLUMNS]
+             for k, res in results.items()}
+    table = []
+    for r in runs(""):
+        row = fresh.get((r[0], r[2])) or kept.pop((r[0], r[2]), None)
+        if row:
+            table.append(row)
+    for k in kept:
+        if k not in fresh:
+            print(f"[sky130] {a.out}: dropped the row of {k[0]} {k[1]}: scripts/synth.sh no longer lists it", file=sys.stderr)
     tmp = a.out + ".tmp"
     with open(tmp, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(COLUMNS)
-        for r in todo:
-            res = results[(r[0], r[2])]
-            w.writerow([res[c] if not isinstance(res[c], float) else f"{res[c]:.10g}" for c in COLUMNS])
+        w.writerows(table)
     os.replace(tmp, a.out)
-    print(f"[sky130] wrote {a.out} ({len(todo)} rows)", file=sys.stderr)
+    print(f"[sky130] wrote {a.out} ({len(table)} rows, {len(fresh)} from this run)", file=sys.stderr)
     return 0
 
 

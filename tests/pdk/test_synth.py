@@ -1,32 +1,38 @@
-"""Synthesise and time one small unit on the committed Liberty (Yosys + ABC + OpenSTA) and
-compare with its row of the committed configs/cost/sky130/units.csv: area, cell and flop
-counts exactly (the flow is deterministic), the minimum period to 1 ps. Then the timing step on
-two hand-written netlists: Yosys's concatenated assign of register bits (which OpenSTA cannot
-parse) is timed through, and a netlist OpenSTA rejects stops the run."""
+"""Synthesise and time one small unit on the committed Liberty (Yosys + ABC + OpenSTA) through
+synth_all.py --only, writing into a copy of the committed configs/cost/sky130/units.csv: the copy
+must come back byte-identical (the flow is deterministic, and a subset run replaces only its own
+row: every other unit's row stays), and the unit's result equals its committed row (area, cell
+and flop counts exactly, the minimum period to 1 ps). Then the timing step on two hand-written
+netlists: Yosys's concatenated assign of register bits (which OpenSTA cannot parse) is timed
+through, and a netlist OpenSTA rejects stops the run."""
 import csv
 import json
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
 
-from pdk_test_common import COMMITTED, LIB, PDK_SCRIPTS, ROOT, check, finish, run
+from pdk_test_common import COMMITTED, LIB, PDK_SCRIPTS, check, finish, run
 
-MODULE, PARAMS = "fp32_acc", "MANT_BITS=7;ROUND_RZ=1"
+MODULE, PARAMS, TAG = "fp32_acc", "MANT_BITS=7;ROUND_RZ=1", "fp32_acc_MANT_BITS_7_ROUND_RZ_1"
 
-rows = list(csv.DictReader(open(os.path.join(COMMITTED, "units.csv"))))
+committed_csv = os.path.join(COMMITTED, "units.csv")
+rows = list(csv.DictReader(open(committed_csv)))
 ref = [r for r in rows if r["module"] == MODULE and r["parameters"] == PARAMS]
 check(len(ref) == 1, f"one committed row for {MODULE} {PARAMS}")
-srcs = [l.split("|")[1] for l in subprocess.run(["bash", os.path.join(ROOT, "scripts", "synth.sh"), "--list-sources"],
-                                                capture_output=True, text=True).stdout.splitlines()
-        if l.startswith(MODULE + "|") and l.endswith("|" + PARAMS)]
-check(len(srcs) == 1, "scripts/synth.sh lists the unit")
 with tempfile.TemporaryDirectory() as work:
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_unit.py"), "--lib", LIB, "--module", MODULE,
-                        "--sources", srcs[0] if srcs else "", "--params", PARAMS, "--out", work])
-    check(rc == 0, f"synth_unit exit {rc}: {err[-1500:]}")
-    if rc == 0 and ref:
-        res = json.load(open(os.path.join(work, "result.json")))
+    table = os.path.join(work, "units.csv")
+    shutil.copyfile(committed_csv, table)
+    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+                        "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
+    check(rc == 0, f"synth_all exit {rc}: {err[-1500:]}")
+    check("1 from this run" in err, f"exactly one unit synthesised: {err[-300:]}")
+    check(open(table).read() == open(committed_csv).read(),
+          f"--only on one unit leaves the committed table byte-identical ({len(rows)} rows): "
+          f"{sum(1 for _ in open(table)) - 1} rows written")
+    res_path = os.path.join(work, TAG, "result.json")
+    if rc == 0 and ref and os.path.isfile(res_path):
+        res = json.load(open(res_path))
         r = ref[0]
         check(abs(res["area_um2"] - float(r["area_um2"])) < 1e-3, f"area {res['area_um2']} vs {r['area_um2']}")
         check(res["cells"] == int(r["cells"]), f"cells {res['cells']} vs {r['cells']}")
@@ -35,8 +41,16 @@ with tempfile.TemporaryDirectory() as work:
               f"min period {res['min_period_ns']} vs {r['min_period_ns']}")
         check(res["endpoint"] == r["endpoint"], f"critical endpoint {res['endpoint']} vs {r['endpoint']}")
         # The timer saw the real cells: the critical path passes through mapped sky130 cells.
-        rpt = open(os.path.join(work, "sta.rpt")).read()
+        rpt = open(os.path.join(work, TAG, "sta.rpt")).read()
         check("sky130_fd_sc_hd__" in rpt, "the STA report names sky130 cells on the critical path")
+    else:
+        check(False, f"{res_path} written")
+    # A table that is not this flow's is not overwritten.
+    open(table, "w").write("module,area\nx,1\n")
+    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+                        "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
+    check(rc != 0 and "not a units table of this flow" in err and open(table).read() == "module,area\nx,1\n",
+          f"foreign --out kept and rejected: rc {rc}, {err[-300:]}")
 
 # The timing step alone. `assign { \r.q [1], \r.q [0] } = { a, a };` as Yosys writes merged
 # register bits: OpenSTA 2.0.17 reports a syntax error on it; synth_unit splits it into one-bit

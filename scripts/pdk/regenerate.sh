@@ -15,7 +15,9 @@
 #     --only REGEX    synthesise and simulate only the matching "module parameters" (default: all);
 #                     their rows replace those of the tables in --out, every other row stays
 #     --out DIR       where the tables go (default configs/cost/sky130)
-# Needs build/bin/hifsim (the stimulus quantizer) and the trace tensors (ensure_traces.sh).
+# Needs build/bin/hifsim (the stimulus quantizer) and the hifsim Python package staged in build/
+# (cmake --build build --target hifsim hifsim_python: ensure_traces.sh captures the two traces
+# with it); both are checked, and the traces made, before the first hour of work, not after it.
 # Heavy steps run under nice -n 10, at most 2 processes wide. Every table is written to a
 # temporary name and renamed only when its step succeeded.
 set -euo pipefail
@@ -41,6 +43,10 @@ mkdir -p "$OUT" "$WORK"
 t0=$(date +%s)
 stamp() { echo "[regenerate] $(( $(date +%s) - t0 )) s: $*"; }
 
+# The gate-level step's operands: SmolLM2 layer15.q_proj and stories260k layer0.q_proj (the CI rows).
+bash "$ROOT/scripts/capture/ensure_traces.sh" --only smollm2 >/dev/null
+bash "$ROOT/scripts/capture/ensure_traces.sh" --only stories260k >/dev/null
+stamp "trace tensors ready"
 SRC="$(bash "$ROOT/scripts/pdk/ensure_pdk.sh")"
 stamp "PDK at $SRC"
 "$PY" "$ROOT/scripts/pdk/build_liberty.py" --pdk "$SRC" --out "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK"
@@ -48,7 +54,6 @@ stamp "Liberty written"
 "$PY" "$ROOT/scripts/pdk/synth_all.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK/synth" \
   --out "$OUT/units.csv" --only "$ONLY" --jobs 2
 stamp "synthesis and timing table written"
-bash "$ROOT/scripts/capture/ensure_traces.sh" >/dev/null
 # With --only the other units' rows stay: start from the committed table and replace the matching
 # rows in place (gate_energy.py --append); without it the table is built from nothing.
 rm -f "$WORK/energy.csv"

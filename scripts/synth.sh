@@ -20,7 +20,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # ("-" = the module's defaults). A module's sources are its file list rtl/<module>.f.
 # Every STAGES value of every unit, except hif8_dot N=64 exact and bf16_dot64 W=64 at STAGES=0
 # (fully combinational): Yosys 0.23's `synth -flatten` of either did not finish in 27 / 10 min of
-# CPU (1.7 / 0.9 GB) on 2026-12-02, where their STAGES=1 runs take 2-7 min end to end (docs/cost.md 11.5).
+# CPU (1.7 / 0.9 GB) on 2026-12-02, where their STAGES=1 runs take 7-11 min end to end (docs/cost.md 11.5).
 UNITS=(
   "hif4_dot64|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
   "fp32_acc|MANT_BITS=23;ROUND_RZ=0 MANT_BITS=23;ROUND_RZ=1 MANT_BITS=13;ROUND_RZ=0 MANT_BITS=13;ROUND_RZ=1 MANT_BITS=10;ROUND_RZ=0 MANT_BITS=10;ROUND_RZ=1 MANT_BITS=7;ROUND_RZ=0 MANT_BITS=7;ROUND_RZ=1"

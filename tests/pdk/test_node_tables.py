@@ -86,11 +86,22 @@ for fmt_name, module, stages in (("hif4", "hif4_dot64", 3), ("nvfp4", "nvfp4_dot
         over = [x for x in c["notes"] if "exceeds the sky130 fmax" in x]
         check(len(over) == (1 if float(clock) * 1e3 > float(want["fmax_mhz"]) else 0),
               f"clock {clock} GHz vs fmax {want['fmax_mhz']} MHz flagged once iff above: {over}")
-# An instance without a synthesis row (bf16_dot64 at STAGES=4) is named and not quoted.
-c, err = cost_json("sky130", os.path.join(ROOT, "configs", "units", "bf16-32x32.yaml"))
-check(c is not None and c["node_dot_unit"]["module"] == "bf16_dot64" and
-      ("bf16_dot64", "W=64;STICKY=1;STAGES=4") not in rows and c["node_dot_unit"]["synthesised"] is False
-      and "area_um2" not in c["node_dot_unit"], f"bf16 STAGES=4 not synthesised: {c and c['node_dot_unit']} {err}")
+# The default HiF8 and BF16 configs (pe.pipeline_depth 5: their dot units at STAGES=4) are quoted
+# from the rows of exactly those instances.
+for fmt_name, module, params in (("hif8", "hif8_dot", "N=64;W=0;STAGES=4"), ("bf16", "bf16_dot64", "W=64;STICKY=1;STAGES=4")):
+    c, err = cost_json("sky130", os.path.join(ROOT, "configs", "units", f"{fmt_name}-32x32.yaml"))
+    want = rows.get((module, params))
+    n = c["node_dot_unit"] if c else None
+    check(want is not None and n is not None and n["module"] == module and n["synthesised"],
+          f"default {fmt_name} config quoted from the {module} {params} row: {n} {err}")
+    if want and n and n["synthesised"]:
+        for k in ("area_um2", "fmax_mhz", "flip_flops"):
+            check(abs(n[k] - float(want[k])) <= 1e-9 * float(want[k]), f"{module} {params} {k}: {n[k]} = units.csv {want[k]}")
+# An instance without a synthesis row (bf16_dot64 with a 48-bit window) is named and not quoted.
+c, err = cost_json("sky130", os.path.join(ROOT, "configs", "units", "bf16-32x32.yaml"), ["pe.align_width=48"])
+check(c is not None and c["node_dot_unit"]["module"] == "bf16_dot64" and "W=48" in c["node_dot_unit"]["parameters"] and
+      not [k for k in rows if k[0] == "bf16_dot64" and "W=48" in k[1]] and c["node_dot_unit"]["synthesised"] is False
+      and "area_um2" not in c["node_dot_unit"], f"bf16 W=48 not synthesised: {c and c['node_dot_unit']} {err}")
 c, err = cost_json("45nm", CONFIG)
 check(c is not None and c["node_dot_unit"] is None, f"45 nm has no synthesised units: {c and c['node_dot_unit']} {err}")
 # A malformed units.csv: one line, naming the file, the line and the column; nothing written.

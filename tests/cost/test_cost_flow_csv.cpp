@@ -80,6 +80,9 @@ TEST(CostFlowCsv, MalformedSynthFieldsNameFileLineAndColumn) {
       {"cost_probe_add,=8,40,300,0,no,Yosys 0.23,0.4", "parameters"},         // no name
       {"cost_probe_add,W=99999999999,40,300,0,no,Yosys 0.23,0.4", "parameters"},  // out of range
       {"cost_probe_add,,40,300,0,no,Yosys 0.23,0.4", "parameters"},           // empty, not "-"
+      {"cost_probe_add,W=8,40,1e999,0,no,Yosys 0.23,0.4", "transistors"},     // overflows a double
+      {"cost_probe_add,W=8,40,300,1e16,no,Yosys 0.23,0.4", "flip_flops"},     // past any count
+      {"cost_probe_add,W=8,40,300,0,no,Yosys 0.23,", "seconds"},              // empty last field
   };
   for (const BadField& b : bad) {
     const std::string p = synth_csv_with(b.row);
@@ -96,6 +99,8 @@ TEST(CostFlowCsv, SynthShapeErrorsNameFileAndLine) {
   EXPECT_NE(error_of([&] { read_synth_csv(p); }).find(p + ": line 1: header is not"), std::string::npos);
   write_text(p, std::string(kSynthHeader) + kGoodRow + "cost_probe_add,W=8,40,300,0,no,Yosys 0.23,0.4,\n");
   EXPECT_NE(error_of([&] { read_synth_csv(p); }).find(p + ": line 3: expected 8 comma-separated fields, got 9"), std::string::npos);
+  write_text(p, std::string(kSynthHeader) + kGoodRow + "cost_probe_add,W=8,40,300,0,no\n");  // a truncated row
+  EXPECT_NE(error_of([&] { read_synth_csv(p); }).find(p + ": line 3: expected 8 comma-separated fields, got 6"), std::string::npos);
   write_text(p, "");
   EXPECT_NE(error_of([&] { read_synth_csv(p); }).find(p + ": line 1: empty file (no header)"), std::string::npos);
   const std::string none = dir + "/none.csv";

@@ -51,6 +51,21 @@ with tempfile.TemporaryDirectory() as work:
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc != 0 and "not a units table of this flow" in err and open(table).read() == "module,area\nx,1\n",
           f"foreign --out kept and rejected: rc {rc}, {err[-300:]}")
+    # A committed table with a truncated row, and a --out that is a symlink: refused before any
+    # synthesis, nothing replaced.
+    lines = open(committed_csv).read().splitlines()
+    truncated = "\n".join(lines[:3] + [lines[3].rsplit(",", 2)[0]] + lines[4:]) + "\n"
+    open(table, "w").write(truncated)
+    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+                        "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
+    check(rc != 0 and "line 4: 9 fields expected" in err and open(table).read() == truncated,
+          f"truncated row rejected with its line, table kept: rc {rc}, {err[-300:]}")
+    link = os.path.join(work, "link.csv")
+    os.symlink(committed_csv, link)
+    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+                        "--out", link, "--only", f"^{MODULE} {PARAMS}$"])
+    check(rc != 0 and "not a regular file" in err and os.path.islink(link),
+          f"symlinked --out refused and left as it was: rc {rc}, {err[-300:]}")
 
 # The timing step alone. `assign { \r.q [1], \r.q [0] } = { a, a };` as Yosys writes merged
 # register bits: OpenSTA 2.0.17 reports a syntax error on it; synth_unit splits it into one-bit

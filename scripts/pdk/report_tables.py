@@ -13,8 +13,9 @@ import argparse
 import csv
 import json
 import os
-import re
 import sys
+
+from stimulus import rtl_defaults  # the RTL's parameter defaults, read from rtl/<module>.sv
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -29,12 +30,6 @@ STAGES_SWEEPS = [("hif4_dot64", ""), ("nvfp4_dot64", ""), ("mxfp4_dot64", ""), (
                  ("hif4_quantizer", "")]
 
 
-def rtl_default_stages(module):
-    """The STAGES default of rtl/<module>.sv (a row without STAGES is synthesised at it)."""
-    m = re.search(r"parameter\s+int\s+STAGES\s*=\s*(\d+)", open(os.path.join(ROOT, "rtl", module + ".sv")).read())
-    return int(m.group(1))
-
-
 def stages_sweep(units, energy):
     """{(module, shared params): {stages: (units row, energy row or None)}} of STAGES_SWEEPS."""
     out = {}
@@ -45,7 +40,7 @@ def stages_sweep(units, energy):
             if r["module"] != mod:
                 continue
             p = dict(kv.split("=") for kv in r["parameters"].split(";") if "=" in kv)
-            st = int(p.pop("STAGES", rtl_default_stages(mod)))
+            st = int(p.pop("STAGES", None) or rtl_defaults(mod)["STAGES"])  # a row without STAGES: the RTL default
             if p == want:
                 pts[st] = (r, energy.get((mod, r["parameters"])))
         if pts:

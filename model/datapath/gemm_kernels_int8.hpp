@@ -243,7 +243,9 @@ HIFSIM_INLINE float e2m1_lane_dd(const tile::Call& t, const tile::Int8A& a, cons
 // tile::Int8A::ifac / fbase), so the block is T * 2^(eA + eB) with the integer
 // T = sum_j S_j fA_j fB_j, exact in int32 (tile::kE2m1MaxFactor, kMxMaxShift); one int -> FP32
 // conversion is the unit's single rounding, and the power-of-two scale is exact while the
-// result stays a normal float (the scale in [2^-126, 2^95]). Lanes outside that (NaN scales,
+// result stays a normal float (the scale in [2^-126, 2^95]; conservative: any exactly computed
+// scale >= 2^-149 would do, since T * 2^e below 2^-126 is then a multiple of 2^-149 with
+// T < 2^23, and a single 24-bit rounding of T overflows exactly as the unit's). Lanes outside that (NaN scales,
 // spans too wide for int32, extreme MX exponents) take the double sum (e2m1_lane_dd).
 template <int MR, int NV, int SUB, bool kMx>
 void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) {

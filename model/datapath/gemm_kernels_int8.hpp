@@ -138,6 +138,19 @@ void hif4_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
   write_c<MR, NR>(t, out);
 }
 
+// The exact integer sums S_j of sub-block j of block blk (bias cancelled) for the tile's MR x NV vectors.
+template <int MR, int NV, int SUB>
+HIFSIM_INLINE void e2m1_sub_sums(Isa::VI (&I)[MR][NV], const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b,
+                                 size_t blk, int j) {
+  constexpr int NR = NV * Isa::L, NSUB = 64 / SUB, GROUPS = SUB / 4;
+  const size_t nsub = t.nblk * NSUB, sub = blk * NSUB + j;
+  for (int r = 0; r < MR; ++r) {
+    const Isa::VI init = Isa::set1_i(a.corr[r * nsub + sub]);
+    for (int v = 0; v < NV; ++v) I[r][v] = init;
+  }
+  int8_groups<MR, NV, GROUPS>(I, a.q + blk * 64 + j * SUB, t.K, b.q + (blk * 16 + j * GROUPS) * NR * 4);
+}
+
 // NVFP4 (SUB = 16, NSUB = 4) and MXFP4 (SUB = 32, NSUB = 2, with the exponent-gap check):
 // the block value in double (every lane; the emit mode's kernel, and what e2m1_tile falls back to).
 template <int MR, int NV, int SUB, bool kMx>
@@ -145,8 +158,8 @@ void e2m1_tile_dd(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& 
   using VI = Isa::VI;
   using VF = Isa::VF;
   using VD = Isa::VD;
-  constexpr int L = Isa::L, LD = Isa::LD, NR = NV * L, NSUB = 64 / SUB, GROUPS = SUB / 4;
-  const size_t K = t.K, nblk = t.nblk, nsub = nblk * NSUB;
+  constexpr int L = Isa::L, LD = Isa::LD, NR = NV * L, NSUB = 64 / SUB;
+  const size_t nblk = t.nblk, nsub = nblk * NSUB;
   VF acc[MR][NV];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
@@ -158,11 +171,7 @@ void e2m1_tile_dd(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& 
     for (int j = 0; j < NSUB; ++j) {
       const size_t sub = blk * NSUB + j;
       VI I[MR][NV];
-      for (int r = 0; r < MR; ++r) {
-        const VI init = Isa::set1_i(a.corr[r * nsub + sub]);
-        for (int v = 0; v < NV; ++v) I[r][v] = init;
-      }
-      int8_groups<MR, NV, GROUPS>(I, a.q + blk * 64 + j * SUB, K, b.q + (blk * 16 + j * GROUPS) * NR * 4);
+      e2m1_sub_sums<MR, NV, SUB>(I, t, a, b, blk, j);
       for (int r = 0; r < MR; ++r) {
         const VD sa = Isa::set1_d(a.dscale[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) {
@@ -252,8 +261,8 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
   if (t.emit) return e2m1_tile_dd<MR, NV, SUB, kMx>(t, a, b);
   using VI = Isa::VI;
   using VF = Isa::VF;
-  constexpr int L = Isa::L, NR = NV * L, NSUB = 64 / SUB, GROUPS = SUB / 4;
-  const size_t K = t.K, nblk = t.nblk, nsub = nblk * NSUB;
+  constexpr int L = Isa::L, NR = NV * L, NSUB = 64 / SUB;
+  const size_t nblk = t.nblk, nsub = nblk * NSUB;
   VF acc[MR][NV];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
@@ -263,11 +272,7 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     for (int j = 0; j < NSUB; ++j) {
       const size_t sub = blk * NSUB + j;
       VI I[MR][NV];
-      for (int r = 0; r < MR; ++r) {
-        const VI init = Isa::set1_i(a.corr[r * nsub + sub]);
-        for (int v = 0; v < NV; ++v) I[r][v] = init;
-      }
-      int8_groups<MR, NV, GROUPS>(I, a.q + blk * 64 + j * SUB, K, b.q + (blk * 16 + j * GROUPS) * NR * 4);
+      e2m1_sub_sums<MR, NV, SUB>(I, t, a, b, blk, j);
       for (int r = 0; r < MR; ++r) {
         const VI fa = Isa::set1_i(a.ifac[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) {

@@ -228,6 +228,7 @@ HIFSIM_INLINE float e2m1_lane_dd(const tile::Call& t, const tile::Int8A& a, cons
   constexpr int L = Isa::L, NR = NV * L;
   const size_t nsub = t.nblk * NSUB, col = static_cast<size_t>(v * L + l);
   if (static_cast<size_t>(r) >= t.rows || col >= t.cols) return 0.0f;  // padding: discarded
+  if (t.slow_lanes) ++*t.slow_lanes;
   double sum = 0;
   bool all_nonzero = true;
   for (int j = 0; j < NSUB; ++j) {

@@ -51,8 +51,12 @@ double e2m1_scale(KernelFamily f, uint8_t code) {
 
 // The sub-block scales of one 64-block as integers over one power of two (tile::Int8A::ifac,
 // fbase): writes nsb factors to `fac` (stride `step`) and returns the base, NaN when they do
-// not fit (then the kernel uses dscale).
-float e2m1_int_scales(KernelFamily f, const uint8_t* codes, size_t nsb, int32_t* fac, size_t step) {
+// not fit (then the kernel uses dscale). `elems`: the block's 64 E2M1 codes; a sub-block whose
+// elements are all zero has S_j = 0 whatever the other operand, so its scale (unless NaN, which
+// makes the unit's result NaN) takes no part: a zero-padded or masked sub-block (causal
+// attention probabilities, MX scale code 0) would otherwise widen the span.
+float e2m1_int_scales(KernelFamily f, const uint8_t* codes, const uint16_t* elems, size_t nsb, int32_t* fac,
+                      size_t step) {
   const float bad = std::numeric_limits<float>::quiet_NaN();
   int sig[4] = {}, ex[4] = {};
   int emin = INT32_MAX;
@@ -68,6 +72,10 @@ float e2m1_int_scales(KernelFamily f, const uint8_t* codes, size_t nsb, int32_t*
       sig[j] = 1;
       ex[j] = static_cast<int>(codes[j]) - 128;
     }
+    const size_t sw = 64 / nsb;
+    bool zero = true;
+    for (size_t k = 0; k < sw; ++k) zero = zero && (elems[j * sw + k] & 7u) == 0;
+    if (zero) sig[j] = 0;
     if (sig[j] != 0) emin = std::min(emin, ex[j]);
   }
   if (emin == INT32_MAX) return 1.0f;  // every scale zero: factors 0
@@ -154,7 +162,8 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
           }
           if (f == KernelFamily::mxfp4) p.gap[r * nblk + blk] = t.scales[r * nsub + 2 * blk] - t.scales[r * nsub + 2 * blk + 1];
           p.fbase[r * nblk + blk] =
-              e2m1_int_scales(f, t.scales.data() + r * nsub + blk * (64 / sw), 64 / sw, p.ifac.data() + r * nsub + blk * (64 / sw), 1);
+              e2m1_int_scales(f, t.scales.data() + r * nsub + blk * (64 / sw), t.codes.data() + r * K + blk * 64, 64 / sw,
+                              p.ifac.data() + r * nsub + blk * (64 / sw), 1);
         }
       }
     }
@@ -201,7 +210,8 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
             const size_t s0 = blk * (64 / sw);
             int32_t* fac = p.ifac.data() + (pi * nsub + s0) * nr + j;
             if (real) {
-              p.fbase[(pi * nblk + blk) * nr + j] = e2m1_int_scales(f, t.scales.data() + n * nsub + s0, 64 / sw, fac, nr);
+              p.fbase[(pi * nblk + blk) * nr + j] = e2m1_int_scales(f, t.scales.data() + n * nsub + s0,
+                                                                  t.codes.data() + n * K + blk * 64, 64 / sw, fac, nr);
             } else {
               for (size_t s = 0; s < 64 / sw; ++s) fac[s * nr] = 0;
               p.fbase[(pi * nblk + blk) * nr + j] = 1.0f;

@@ -107,6 +107,7 @@ struct Call {
   FixupFn fixup = nullptr;
   const void* fixup_ctx = nullptr;
   uint64_t* fixups = nullptr;  // fused mode: blocks recomputed by `fixup` (counter)
+  uint64_t* slow_lanes = nullptr;  // e2m1 fused mode: blocks summed in double (counter, may be null)
 };
 
 using Int8Kernel = void (*)(const Call&, const Int8A&, const Int8B&);

@@ -471,8 +471,10 @@ TEST(GemmKernels, Mxfp4ScaleGapDecidedByTheSmallerHalf) {
 // whose per-block spans straddle the integer bounds (NVFP4 factor 480 = 15 << 5 against 512;
 // MXFP4 shift 8 against 9) and whose products straddle the normal range of FP32 (MXFP4 block
 // exponents around -126..-149 and the top, NVFP4 NaN and negative scales), plus a directed
-// NVFP4 row whose sub-block sums are all at their maximum. A wider integer bound overflows
-// int32 (MXFP4 shift 30 instead of 8, NVFP4 factor 960 instead of 480: both fail here).
+// NVFP4 row whose sub-block sums are all at their maximum, all-zero sub-blocks under extreme
+// scales and sub-blocks of +-2 and zeros only. A wider integer bound overflows int32 (MXFP4
+// shift 30 instead of 8, NVFP4 factor 960 instead of 480) and a sloppy zero test (code & 3)
+// drops a sub-block of twos: each fails here.
 TEST(GemmKernels, E2m1IntegerScalesAtTheirLimits) {
   for (Format f : {Format::nvfp4, Format::mxfp4}) {
     const size_t M = 7, N = 19, K = 64 * 24, sw = f == Format::nvfp4 ? 16 : 32, nsb = 64 / sw;
@@ -502,6 +504,15 @@ TEST(GemmKernels, E2m1IntegerScalesAtTheirLimits) {
             if (r.next() % 50 == 0) code = 0x7F;
             s[j] = code;
           }
+        }
+        // Sub-blocks whose elements are all zero (their scale takes no part in the integer form:
+        // here an extreme one) and sub-blocks of +-2 (code 4 / 12) and zeros only, which are not zero.
+        uint16_t* e = t.codes.data() + (b / (K / 64)) * K + (b % (K / 64)) * 64;
+        if (b % 5 == 1) {
+          std::fill_n(e, sw, uint16_t{0});
+          s[0] = f == Format::mxfp4 ? uint8_t{0} : uint8_t{0x01};
+        } else if (b % 5 == 2) {
+          for (size_t k = 0; k < sw; ++k) e[sw + k] = static_cast<uint16_t>(r.next() % 3 == 0 ? 0 : r.next() % 2 ? 4 : 12);
         }
       }
       return t;

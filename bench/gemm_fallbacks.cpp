@@ -1,7 +1,8 @@
 // How often the GEMM kernels' exact fallback triggers on a real trace (docs/performance.md):
 // every op of a captured trace (every batch element) through gemm_quantized in each format
 // configuration and accumulator, counting the unit blocks the fast path could not prove and
-// recomputed with the dot-product unit (GemmRunInfo::fallback_blocks).
+// recomputed with the dot-product unit (GemmRunInfo::fallback_blocks), and for NVFP4/MXFP4 the
+// blocks whose scales had no integer form (GemmRunInfo::slow_scale_blocks: summed in double).
 //
 //   build/bin/gemm_fallbacks traces/smollm2-135m [configs...]
 // A config is a format name, optionally with HiF8 lanes / window: hif8:64:0, bf16:64:64:sticky.
@@ -48,7 +49,8 @@ int main(int argc, char** argv) try {
   const io::Trace t = io::read_trace(argv[1]);
   std::printf("trace %s: %zu ops; kernel %s\n", t.manifest.c_str(), t.ops.size(),
               dp::resolved_kernel(dp::GemmSpec{}).c_str());
-  std::printf("%-20s %-8s %14s %12s %10s  %s\n", "config", "acc", "unit blocks", "fallbacks", "rate", "ops with fallbacks");
+  std::printf("%-20s %-8s %14s %12s %10s %12s  %s\n", "config", "acc", "unit blocks", "fallbacks", "rate", "double-sum",
+              "ops with fallbacks");
   // Operands are loaded once and reused by every configuration.
   struct Op {
     std::string name;
@@ -68,7 +70,7 @@ int main(int argc, char** argv) try {
     for (const char* acc : {"fp32", "kulisch"}) {
       dp::GemmSpec s = parse_config(c);
       s.acc = dp::AccSpec::parse(acc);
-      uint64_t blocks = 0, fallbacks = 0;
+      uint64_t blocks = 0, fallbacks = 0, slow = 0;
       std::string where;
       for (const Op& o : ops) {
         uint64_t op_fb = 0;
@@ -81,13 +83,14 @@ int main(int argc, char** argv) try {
           dp::gemm_quantized(qa, qb, s, &info);
           blocks += info.unit_blocks;
           op_fb += info.fallback_blocks;
+          slow += info.slow_scale_blocks;
         }
         fallbacks += op_fb;
         if (op_fb) where += (where.empty() ? "" : ", ") + o.name + " (" + std::to_string(op_fb) + ")";
       }
-      std::printf("%-20s %-8s %14llu %12llu %9.2e  %s\n", c.c_str(), acc, static_cast<unsigned long long>(blocks),
+      std::printf("%-20s %-8s %14llu %12llu %9.2e %12llu  %s\n", c.c_str(), acc, static_cast<unsigned long long>(blocks),
                   static_cast<unsigned long long>(fallbacks), blocks ? static_cast<double>(fallbacks) / blocks : 0.0,
-                  where.empty() ? "-" : where.c_str());
+                  static_cast<unsigned long long>(slow), where.empty() ? "-" : where.c_str());
       std::fflush(stdout);
     }
   }

@@ -17,6 +17,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ccache
   verilator iverilog yosys
   libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev
+  libxxhash-dev                     # XXH3 content hashes of the run manifests (model/util/content_hash.*)
   nlohmann-json3-dev                # strict JSON: the .safetensors header (model/io/json_input.*)
   clang-14 libclang-rt-14-dev       # libFuzzer + ASan/UBSan runtimes for fuzz/ (docs/testing.md)
   python3 python3-venv python3-pip

@@ -55,6 +55,9 @@ struct GemmRunInfo {
   std::string kernel;            // "reference", "portable", "avx2" or "avx512"
   uint64_t unit_blocks = 0;      // M * N * (padded K / dot_width)
   uint64_t fallback_blocks = 0;  // of those, computed by the unit instead of the fast path
+  // NVFP4/MXFP4 with the FP32 accumulator: unit blocks whose scales have no integer form, summed
+  // in double instead of in int32 (gemm_kernels_int8.hpp e2m1_tile; speed only, same bits).
+  uint64_t slow_scale_blocks = 0;
   // Wall-clock seconds per phase (bench/gemm_scaling; docs/performance.md "Thread scaling").
   double pack_seconds = 0;       // packing A and B for the tile kernels
   double tiles_seconds = 0;      // the tile kernels and the accumulation

@@ -149,7 +149,7 @@ uint64_t accumulate_emitted(const fmt::QTensor& A, const fmt::QTensor& B, const 
 template <class Run>
 uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, size_t mr, size_t nr,
                        size_t nblk, size_t a_row_bytes, const FpExactSum* fp_exact, float* C, CpuPath* path,
-                       Run&& run) {
+                       std::atomic<uint64_t>& slow_lanes, Run&& run) {
   const size_t M = A.rows, N = B.rows, mt = (M + mr - 1) / mr, panels = (N + nr - 1) / nr;
   // Rows in blocks of about 512 KiB of packed A (it stays in L2 while every B panel streams
   // past it once); within a block, panel by panel (the panel stays in L1/L2 while the
@@ -168,7 +168,7 @@ uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmS
   auto body = [&](size_t, size_t) {
     std::vector<double> val(emit ? nblk * mr * nr : 0);
     std::vector<uint8_t> ok(emit ? nblk * mr * nr : 0);
-    uint64_t fix = 0;
+    uint64_t fix = 0, slow = 0;
     for (size_t i0; (i0 = next.fetch_add(grab)) < items;)
       for (size_t i = i0; i < std::min(items, i0 + grab); ++i) {
         // Item i: row block i / (bt * panels) (the last one may be shorter), then panel, then tile.
@@ -190,10 +190,12 @@ uint64_t for_each_tile(const fmt::QTensor& A, const fmt::QTensor& B, const GemmS
         c.fixup = &fixup_unit;
         c.fixup_ctx = &ctx;
         c.fixups = &fix;
+        c.slow_lanes = &slow;
         run(c, t, p);
         if (emit) fix += accumulate_emitted(A, B, s, c, mr, nr, fp_exact, C);
       }
     fixups += fix;
+    slow_lanes += slow;
   };
   CpuRegion region(path);
   parallel_for(threads, static_cast<unsigned>(threads), region.wrap(body));
@@ -205,6 +207,7 @@ struct PhaseClock {
   using clock = std::chrono::steady_clock;
   clock::time_point start = clock::now(), packed_at = start;
   CpuPath path;
+  std::atomic<uint64_t> slow_lanes{0};  // GemmRunInfo::slow_scale_blocks
   void packed() { packed_at = clock::now(); }
 };
 
@@ -222,7 +225,7 @@ uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, 
     const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads, &clk.path);
     clk.packed();
     const tile::Int8Kernel kernel = hif4 ? vk.hif4 : rec.family == KernelFamily::nvfp4 ? vk.nvfp4 : vk.mxfp4;
-    return for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, &clk.path, [&](const tile::Call& c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, &clk.path, clk.slow_lanes, [&](const tile::Call& c, size_t t, size_t p) {
       kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
     });
   }
@@ -242,7 +245,7 @@ uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, 
     clk.packed();
     const bool sticky = align.policy == AlignPolicy::sticky;
     const tile::FpKernel kernel = sticky ? vk.fp_window_sticky : vk.fp_window_trunc;
-    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), nullptr, C, &clk.path, [&](tile::Call c, size_t t, size_t p) {
+    return for_each_tile(A, B, s, mr, nr, nblk, 2 * K * sizeof(double), nullptr, C, &clk.path, clk.slow_lanes, [&](tile::Call c, size_t t, size_t p) {
       c.width = pp.width;
       c.window_width = pp.window;
       c.pbits = rec.pbits;
@@ -260,7 +263,7 @@ uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, 
   const double exact_limit = max_span < 0 ? 0.5 : std::ldexp(1.0, max_span);
   const tile::FpKernel kernel = rec.exact_double_sum ? vk.fp_exact : vk.fp_checked;
   const FpExactSum fp_exact{&pa, &pb, mr, nr, K, nblk, pp.width, pp.window, rec.pbits};
-  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), &fp_exact, C, &clk.path, [&](tile::Call c, size_t t, size_t p) {
+  return for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(double), &fp_exact, C, &clk.path, clk.slow_lanes, [&](tile::Call c, size_t t, size_t p) {
     c.width = pp.width;
     c.check = !rec.exact_double_sum;
     c.window = pp.window > 0;
@@ -280,6 +283,7 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     ri->pack_seconds = std::chrono::duration<double>(clk.packed_at - clk.start).count();
     ri->tiles_seconds = std::chrono::duration<double>(end - clk.packed_at).count();
     ri->worker_cpu_seconds = clk.path.workers;
+    ri->slow_scale_blocks = clk.slow_lanes.load();
   }
   return fixups;
 }

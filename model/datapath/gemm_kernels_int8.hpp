@@ -138,14 +138,28 @@ void hif4_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
   write_c<MR, NR>(t, out);
 }
 
-// NVFP4 (SUB = 16, NSUB = 4) and MXFP4 (SUB = 32, NSUB = 2, with the exponent-gap check).
+// The exact integer sums S_j of sub-block j of block blk (bias cancelled) for the tile's MR x NV vectors.
+template <int MR, int NV, int SUB>
+HIFSIM_INLINE void e2m1_sub_sums(Isa::VI (&I)[MR][NV], const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b,
+                                 size_t blk, int j) {
+  constexpr int NR = NV * Isa::L, NSUB = 64 / SUB, GROUPS = SUB / 4;
+  const size_t nsub = t.nblk * NSUB, sub = blk * NSUB + j;
+  for (int r = 0; r < MR; ++r) {
+    const Isa::VI init = Isa::set1_i(a.corr[r * nsub + sub]);
+    for (int v = 0; v < NV; ++v) I[r][v] = init;
+  }
+  int8_groups<MR, NV, GROUPS>(I, a.q + blk * 64 + j * SUB, t.K, b.q + (blk * 16 + j * GROUPS) * NR * 4);
+}
+
+// NVFP4 (SUB = 16, NSUB = 4) and MXFP4 (SUB = 32, NSUB = 2, with the exponent-gap check):
+// the block value in double (every lane; the emit mode's kernel, and what e2m1_tile falls back to).
 template <int MR, int NV, int SUB, bool kMx>
-void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) {
+void e2m1_tile_dd(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) {
   using VI = Isa::VI;
   using VF = Isa::VF;
   using VD = Isa::VD;
-  constexpr int L = Isa::L, LD = Isa::LD, NR = NV * L, NSUB = 64 / SUB, GROUPS = SUB / 4;
-  const size_t K = t.K, nblk = t.nblk, nsub = nblk * NSUB;
+  constexpr int L = Isa::L, LD = Isa::LD, NR = NV * L, NSUB = 64 / SUB;
+  const size_t nblk = t.nblk, nsub = nblk * NSUB;
   VF acc[MR][NV];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
@@ -157,11 +171,7 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     for (int j = 0; j < NSUB; ++j) {
       const size_t sub = blk * NSUB + j;
       VI I[MR][NV];
-      for (int r = 0; r < MR; ++r) {
-        const VI init = Isa::set1_i(a.corr[r * nsub + sub]);
-        for (int v = 0; v < NV; ++v) I[r][v] = init;
-      }
-      int8_groups<MR, NV, GROUPS>(I, a.q + blk * 64 + j * SUB, K, b.q + (blk * 16 + j * GROUPS) * NR * 4);
+      e2m1_sub_sums<MR, NV, SUB>(I, t, a, b, blk, j);
       for (int r = 0; r < MR; ++r) {
         const VD sa = Isa::set1_d(a.dscale[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) {
@@ -203,6 +213,94 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
     }
   }
   if (t.emit) return;
+  alignas(64) float out[MR * NR];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) Isa::store_f(out + r * NR + v * L, acc[r][v]);
+  write_c<MR, NR>(t, out);
+}
+
+// One lane of e2m1_tile whose scales have no integer form (tile::Int8A::fbase NaN or the
+// product out of range): the double sum of e2m1_tile_dd from the saved sub-block sums S_j,
+// or the unit (MXFP4 scale gap, fix_lanes).
+template <int MR, int NV, int NSUB, bool kMx>
+HIFSIM_INLINE float e2m1_lane_dd(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b, size_t blk, int r,
+                                 int v, int l, const int32_t (&sums)[NSUB][MR][NV][Isa::L]) {
+  constexpr int L = Isa::L, NR = NV * L;
+  const size_t nsub = t.nblk * NSUB, col = static_cast<size_t>(v * L + l);
+  if (static_cast<size_t>(r) >= t.rows || col >= t.cols) return 0.0f;  // padding: discarded
+  if (t.slow_lanes) ++*t.slow_lanes;
+  double sum = 0;
+  bool all_nonzero = true;
+  for (int j = 0; j < NSUB; ++j) {
+    const size_t sub = blk * NSUB + j;
+    const int32_t S = sums[j][r][v][l];
+    all_nonzero = all_nonzero && S != 0;
+    const double term = static_cast<double>(S) * b.dscale[sub * NR + col] * a.dscale[r * nsub + sub];  // exact
+    sum = j == 0 ? term : sum + term;  // exact (see the top of this file)
+  }
+  if (kMx && all_nonzero) {
+    const int32_t g = a.gap[r * t.nblk + blk] + b.gap[blk * NR + col];
+    if (g > 39 || g < -39) {
+      ++*t.fixups;
+      return t.fixup(t.fixup_ctx, t.m0 + r, t.n0 + col, blk);
+    }
+  }
+  return static_cast<float>(sum);
+}
+
+// NVFP4 and MXFP4 with the FP32 accumulator: the block's value in integers. The sub-block
+// scales are small integers over one power of two per operand and block (dA_j = fA_j 2^eA,
+// tile::Int8A::ifac / fbase), so the block is T * 2^(eA + eB) with the integer
+// T = sum_j S_j fA_j fB_j, exact in int32 (tile::kE2m1MaxFactor, kMxMaxShift); one int -> FP32
+// conversion is the unit's single rounding, and the power-of-two scale is exact while the
+// result stays a normal float (the scale in [2^-126, 2^95]; conservative: any exactly computed
+// scale >= 2^-149 would do, since T * 2^e below 2^-126 is then a multiple of 2^-149 with
+// T < 2^23, and a single 24-bit rounding of T overflows exactly as the unit's). Lanes outside that (NaN scales,
+// spans too wide for int32, extreme MX exponents) take the double sum (e2m1_lane_dd).
+template <int MR, int NV, int SUB, bool kMx>
+void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) {
+  if (t.emit) return e2m1_tile_dd<MR, NV, SUB, kMx>(t, a, b);
+  using VI = Isa::VI;
+  using VF = Isa::VF;
+  constexpr int L = Isa::L, NR = NV * L, NSUB = 64 / SUB;
+  const size_t nblk = t.nblk, nsub = nblk * NSUB;
+  VF acc[MR][NV];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
+  alignas(64) int32_t sums[NSUB][MR][NV][L];  // S_j, for the lanes without an integer form
+  for (size_t blk = 0; blk < nblk; ++blk) {
+    VI T[MR][NV];
+    for (int j = 0; j < NSUB; ++j) {
+      const size_t sub = blk * NSUB + j;
+      VI I[MR][NV];
+      e2m1_sub_sums<MR, NV, SUB>(I, t, a, b, blk, j);
+      for (int r = 0; r < MR; ++r) {
+        const VI fa = Isa::set1_i(a.ifac[r * nsub + sub]);
+        for (int v = 0; v < NV; ++v) {
+          Isa::store_i(sums[j][r][v], I[r][v]);
+          const VI fb = Isa::load_i(b.ifac + sub * NR + v * L);
+          const VI term = kMx ? Isa::sllv_i(I[r][v], Isa::add_i(fa, fb)) : Isa::mullo_i(I[r][v], Isa::mullo_i(fa, fb));
+          T[r][v] = j == 0 ? term : Isa::add_i(T[r][v], term);
+        }
+      }
+    }
+    for (int r = 0; r < MR; ++r) {
+      const VF ba = Isa::set1_f(a.fbase[r * nblk + blk]);
+      for (int v = 0; v < NV; ++v) {
+        const VF scale = Isa::mul_f(ba, Isa::load_f(b.fbase + blk * NR + v * L));  // exact where in range
+        VF val = Isa::mul_f(Isa::cvt_f(T[r][v]), scale);
+        const unsigned bad = Isa::outside_f(scale, 0x1p-126f, 0x1p95f);
+        if (bad) {
+          alignas(64) float tmp[L];
+          Isa::store_f(tmp, val);
+          for (int l = 0; l < L; ++l)
+            if ((bad >> l) & 1) tmp[l] = e2m1_lane_dd<MR, NV, NSUB, kMx>(t, a, b, blk, r, v, l, sums);
+          val = Isa::load_f(tmp);
+        }
+        acc[r][v] = Isa::add_f(acc[r][v], val);
+      }
+    }
+  }
   alignas(64) float out[MR * NR];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) Isa::store_f(out + r * NR + v * L, acc[r][v]);

@@ -49,6 +49,50 @@ double e2m1_scale(KernelFamily f, uint8_t code) {
   return std::ldexp(1.0, static_cast<int>(code) - 128);
 }
 
+// The sub-block scales of one 64-block as integers over one power of two (tile::Int8A::ifac,
+// fbase): writes nsb factors to `fac` (stride `step`) and returns the base, NaN when they do
+// not fit (then the kernel uses dscale). `elems`: the block's 64 E2M1 codes; a sub-block whose
+// elements are all zero has S_j = 0 whatever the other operand, so its scale (unless NaN, which
+// makes the unit's result NaN) takes no part: a zero-padded or masked sub-block (causal
+// attention probabilities, MX scale code 0) would otherwise widen the span.
+float e2m1_int_scales(KernelFamily f, const uint8_t* codes, const uint16_t* elems, size_t nsb, int32_t* fac,
+                      size_t step) {
+  const float bad = std::numeric_limits<float>::quiet_NaN();
+  int sig[4] = {}, ex[4] = {};
+  int emin = INT32_MAX;
+  for (size_t j = 0; j < nsb; ++j) {
+    fac[j * step] = 0;
+    if (f == KernelFamily::nvfp4) {
+      const Elem e = decode_e4m3(codes[j]);
+      if (e.kind == Elem::nan) return bad;
+      sig[j] = e.neg ? -static_cast<int>(e.sig) : static_cast<int>(e.sig);
+      ex[j] = e.exp - 1;  // value = sig * 2^(exp - 1): the half units of E2M1
+    } else {
+      if (codes[j] == fmt::kE8M0NaN) return bad;
+      sig[j] = 1;
+      ex[j] = static_cast<int>(codes[j]) - 128;
+    }
+    const size_t sw = 64 / nsb;
+    bool zero = true;
+    for (size_t k = 0; k < sw; ++k) zero = zero && (elems[j * sw + k] & 7u) == 0;
+    if (zero) sig[j] = 0;
+    if (sig[j] != 0) emin = std::min(emin, ex[j]);
+  }
+  if (emin == INT32_MAX) return 1.0f;  // every scale zero: factors 0
+  for (size_t j = 0; j < nsb; ++j) {
+    if (sig[j] == 0) continue;
+    const int sh = ex[j] - emin;
+    if (f == KernelFamily::mxfp4) {
+      if (sh > tile::kMxMaxShift) return bad;
+      fac[j * step] = sh;
+    } else {
+      if (sh > 30 || std::abs(sig[j]) > (tile::kE2m1MaxFactor >> sh)) return bad;
+      fac[j * step] = sig[j] * (1 << sh);
+    }
+  }
+  return std::ldexp(1.0f, emin);  // 2^-128 .. 2^126: exact in float (subnormal at the low end)
+}
+
 }  // namespace
 
 tile::Int8A PackedInt8A::at(size_t row, size_t K, size_t nblk, size_t nsub) const {
@@ -58,6 +102,8 @@ tile::Int8A PackedInt8A::at(size_t row, size_t K, size_t nblk, size_t nsub) cons
   if (!fscale.empty()) a.fscale = fscale.data() + row * nblk;
   if (!dscale.empty()) a.dscale = dscale.data() + row * nsub;
   if (!gap.empty()) a.gap = gap.data() + row * nblk;
+  if (!ifac.empty()) a.ifac = ifac.data() + row * nsub;
+  if (!fbase.empty()) a.fbase = fbase.data() + row * nblk;
   return a;
 }
 
@@ -67,6 +113,8 @@ tile::Int8B PackedInt8B::panel(size_t p, size_t nr, size_t K, size_t nblk, size_
   if (!fscale.empty()) b.fscale = fscale.data() + p * nblk * nr;
   if (!dscale.empty()) b.dscale = dscale.data() + p * nsub * nr;
   if (!gap.empty()) b.gap = gap.data() + p * nblk * nr;
+  if (!ifac.empty()) b.ifac = ifac.data() + p * nsub * nr;
+  if (!fbase.empty()) b.fbase = fbase.data() + p * nblk * nr;
   return b;
 }
 
@@ -80,6 +128,10 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
   if (f == KernelFamily::hif4) p.fscale.resize(p.rows_padded * nblk);
   else p.dscale.resize(p.rows_padded * nsub);
   if (f == KernelFamily::mxfp4) p.gap.resize(p.rows_padded * nblk);
+  if (f != KernelFamily::hif4) {
+    p.ifac.resize(p.rows_padded * nsub);
+    p.fbase.resize(p.rows_padded * nblk);
+  }
   const int c = bias(f);
   auto body = [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r) {
@@ -89,6 +141,8 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
         if (!p.fscale.empty()) std::fill_n(p.fscale.data() + r * nblk, nblk, 0.0f);
         if (!p.dscale.empty()) std::fill_n(p.dscale.data() + r * nsub, nsub, 0.0);
         if (!p.gap.empty()) std::fill_n(p.gap.data() + r * nblk, nblk, 0);
+        if (!p.ifac.empty()) std::fill_n(p.ifac.data() + r * nsub, nsub, 0);
+        if (!p.fbase.empty()) std::fill_n(p.fbase.data() + r * nblk, nblk, 1.0f);
         continue;
       }
       row_ints(t, f, vk, r, 0, p.q.data() + r * K);
@@ -107,6 +161,9 @@ PackedInt8A pack_int8_a(const fmt::QTensor& t, KernelFamily f, const tile::Varia
             p.dscale[r * nsub + s] = e2m1_scale(f, t.scales[r * nsub + s]);
           }
           if (f == KernelFamily::mxfp4) p.gap[r * nblk + blk] = t.scales[r * nsub + 2 * blk] - t.scales[r * nsub + 2 * blk + 1];
+          p.fbase[r * nblk + blk] =
+              e2m1_int_scales(f, t.scales.data() + r * nsub + blk * (64 / sw), t.codes.data() + r * K + blk * 64, 64 / sw,
+                              p.ifac.data() + r * nsub + blk * (64 / sw), 1);
         }
       }
     }
@@ -126,6 +183,10 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
   if (f == KernelFamily::hif4) p.fscale.resize(p.panels * nblk * nr);
   else p.dscale.resize(p.panels * nsub * nr);
   if (f == KernelFamily::mxfp4) p.gap.resize(p.panels * nblk * nr);
+  if (f != KernelFamily::hif4) {
+    p.ifac.resize(p.panels * nsub * nr);
+    p.fbase.resize(p.panels * nblk * nr);
+  }
   auto body = [&](size_t p0, size_t p1) {
     std::vector<int8_t> row(K);
     for (size_t pi = p0; pi < p1; ++pi) {
@@ -146,6 +207,15 @@ PackedInt8B pack_int8_b(const fmt::QTensor& t, KernelFamily f, const tile::Varia
             if (f == KernelFamily::mxfp4)
               p.gap[(pi * nblk + blk) * nr + j] =
                   real ? t.scales[n * nsub + 2 * blk] - t.scales[n * nsub + 2 * blk + 1] : 0;
+            const size_t s0 = blk * (64 / sw);
+            int32_t* fac = p.ifac.data() + (pi * nsub + s0) * nr + j;
+            if (real) {
+              p.fbase[(pi * nblk + blk) * nr + j] = e2m1_int_scales(f, t.scales.data() + n * nsub + s0,
+                                                                  t.codes.data() + n * K + blk * 64, 64 / sw, fac, nr);
+            } else {
+              for (size_t s = 0; s < 64 / sw; ++s) fac[s * nr] = 0;
+              p.fbase[(pi * nblk + blk) * nr + j] = 1.0f;
+            }
           }
         }
       }

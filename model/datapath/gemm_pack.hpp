@@ -22,6 +22,8 @@ struct PackedInt8A {
   Buffer<float> fscale;
   Buffer<double> dscale;
   Buffer<int32_t> gap;
+  Buffer<int32_t> ifac;
+  Buffer<float> fbase;
   tile::Int8A at(size_t row, size_t K, size_t nblk, size_t nsub) const;
 };
 struct PackedInt8B {
@@ -30,6 +32,8 @@ struct PackedInt8B {
   Buffer<float> fscale;
   Buffer<double> dscale;
   Buffer<int32_t> gap;
+  Buffer<int32_t> ifac;
+  Buffer<float> fbase;
   tile::Int8B panel(size_t p, size_t nr, size_t K, size_t nblk, size_t nsub) const;
 };
 // `vk` supplies the row packing compiled for the CPU variant in use; `path` (may be null)

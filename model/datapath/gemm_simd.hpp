@@ -37,6 +37,9 @@ struct Isa {
   // acc[l] += sum_j b[4l+j] * a[4l+j]: b unsigned bytes, a signed bytes (vpdpbusd, no saturation).
   static HIFSIM_INLINE VI dot4(VI acc, VI b_u8, VI a_s8) { return _mm512_dpbusd_epi32(acc, b_u8, a_s8); }
   static HIFSIM_INLINE VI add_i(VI a, VI b) { return _mm512_add_epi32(a, b); }
+  static HIFSIM_INLINE VI mullo_i(VI a, VI b) { return _mm512_mullo_epi32(a, b); }
+  static HIFSIM_INLINE VI sllv_i(VI a, VI count) { return _mm512_sllv_epi32(a, count); }
+  static HIFSIM_INLINE void store_i(int32_t* p, VI x) { _mm512_storeu_si512(p, x); }
   // Lanes whose |x| > limit, as a bit mask.
   static HIFSIM_INLINE unsigned abs_gt(VI x, int32_t limit) {
     return _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(x), _mm512_set1_epi32(limit));
@@ -52,6 +55,11 @@ struct Isa {
   static HIFSIM_INLINE VF mul_f(VF a, VF b) { return _mm512_mul_ps(a, b); }
   static HIFSIM_INLINE VF add_f(VF a, VF b) { return _mm512_add_ps(a, b); }
   static HIFSIM_INLINE VF fma_exact_f(VF a, VF b, VF c) { return _mm512_fmadd_ps(a, b, c); }
+  // Lanes where x is not in [lo, hi] (NaN included), as a bit mask.
+  static HIFSIM_INLINE unsigned outside_f(VF x, float lo, float hi) {
+    return static_cast<unsigned>(static_cast<__mmask16>(~(_mm512_cmp_ps_mask(x, _mm512_set1_ps(lo), _CMP_GE_OQ) &
+                                                          _mm512_cmp_ps_mask(x, _mm512_set1_ps(hi), _CMP_LE_OQ))));
+  }
   // NaN lanes replaced by the canonical quiet NaN 0x7FC00000.
   static HIFSIM_INLINE VF canon_nan_f(VF x) {
     return _mm512_mask_mov_ps(x, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
@@ -126,6 +134,9 @@ struct Isa {
     return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(b_u8, a_s8), _mm256_set1_epi16(1)));
   }
   static HIFSIM_INLINE VI add_i(VI a, VI b) { return _mm256_add_epi32(a, b); }
+  static HIFSIM_INLINE VI mullo_i(VI a, VI b) { return _mm256_mullo_epi32(a, b); }
+  static HIFSIM_INLINE VI sllv_i(VI a, VI count) { return _mm256_sllv_epi32(a, count); }
+  static HIFSIM_INLINE void store_i(int32_t* p, VI x) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), x); }
   static HIFSIM_INLINE VI zero_i() { return _mm256_setzero_si256(); }
   static HIFSIM_INLINE VI pairs(VI b_u8, VI a_s8) { return _mm256_maddubs_epi16(b_u8, a_s8); }
   // The empty asm keeps GCC from re-associating the chain into a tree of 32 live pair vectors
@@ -152,6 +163,10 @@ struct Isa {
   static HIFSIM_INLINE VF mul_f(VF a, VF b) { return _mm256_mul_ps(a, b); }
   static HIFSIM_INLINE VF add_f(VF a, VF b) { return _mm256_add_ps(a, b); }
   static HIFSIM_INLINE VF fma_exact_f(VF a, VF b, VF c) { return _mm256_fmadd_ps(a, b, c); }
+  static HIFSIM_INLINE unsigned outside_f(VF x, float lo, float hi) {
+    const __m256 in = _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(lo), _CMP_GE_OQ), _mm256_cmp_ps(x, _mm256_set1_ps(hi), _CMP_LE_OQ));
+    return ~static_cast<unsigned>(_mm256_movemask_ps(in)) & 0xFFu;
+  }
   static HIFSIM_INLINE VF canon_nan_f(VF x) {
     return _mm256_blendv_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
   }
@@ -236,6 +251,21 @@ struct Isa {
   static HIFSIM_INLINE VI add_i(VI a, VI b) {
     for (int l = 0; l < L; ++l) a.v[l] += b.v[l];
     return a;
+  }
+  static HIFSIM_INLINE VI mullo_i(VI a, VI b) {
+    for (int l = 0; l < L; ++l) a.v[l] *= b.v[l];
+    return a;
+  }
+  static HIFSIM_INLINE VI sllv_i(VI a, VI count) {
+    for (int l = 0; l < L; ++l) a.v[l] = static_cast<int32_t>(static_cast<uint32_t>(a.v[l]) << count.v[l]);
+    return a;
+  }
+  static HIFSIM_INLINE void store_i(int32_t* p, VI x) { std::memcpy(p, x.v, sizeof x.v); }
+  static HIFSIM_INLINE unsigned outside_f(VF x, float lo, float hi) {
+    unsigned m = 0;
+    for (int l = 0; l < L; ++l)
+      if (!(x.v[l] >= lo && x.v[l] <= hi)) m |= 1u << l;
+    return m;
   }
   static HIFSIM_INLINE unsigned abs_gt(VI x, int32_t limit) {
     unsigned m = 0;

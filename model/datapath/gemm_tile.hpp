@@ -29,6 +29,12 @@ struct Int8A {
   const float* fscale = nullptr;    // hif4: [rows][nblk]  (4+M) * 2^(E-52), NaN for the NaN code
   const double* dscale = nullptr;   // nvfp4, mxfp4: [rows][nsub]  the sub-block scale's value
   const int32_t* gap = nullptr;     // mxfp4: [rows][nblk]  x0 - x1 of the two E8M0 codes
+  // nvfp4, mxfp4: the sub-block scales of a 64-block as small integers over one power of two,
+  // dscale[s] = ifac[s] * fbase[blk] (nvfp4: ifac = signed significand << exponent offset,
+  // |ifac| <= kE2m1MaxFactor; mxfp4: ifac = the shift, <= kMxMaxShift). fbase is NaN where the
+  // block's scales do not fit (a NaN scale, too wide a span): those blocks take dscale.
+  const int32_t* ifac = nullptr;    // [rows][nsub]
+  const float* fbase = nullptr;     // [rows][nblk]
 };
 // One panel of NR columns of B.
 struct Int8B {
@@ -36,7 +42,14 @@ struct Int8B {
   const float* fscale = nullptr;    // hif4: [nblk][NR]
   const double* dscale = nullptr;   // [nsub][NR]
   const int32_t* gap = nullptr;     // mxfp4: [nblk][NR]
+  const int32_t* ifac = nullptr;    // [nsub][NR]
+  const float* fbase = nullptr;     // [nblk][NR]
 };
+// Bounds of the integer scale factors: |sum_j S_j * fA_j * fB_j| < 2^31 with |S_j| <= 16 * 144
+// (NVFP4, 4 sub-blocks: 4 * 2304 * 480^2 < 2^31) and 32 * 144 (MXFP4, 2 sub-blocks:
+// 2 * 4608 * 2^(8 + 8) < 2^31), so the block's integer sum is exact in int32.
+constexpr int kE2m1MaxFactor = 480;  // 15 << 5
+constexpr int kMxMaxShift = 8;
 
 // ---- fp family ----
 // Widest alignment window whose windowed sum of w terms (each < 2^(W+1)) is exact in a
@@ -94,6 +107,7 @@ struct Call {
   FixupFn fixup = nullptr;
   const void* fixup_ctx = nullptr;
   uint64_t* fixups = nullptr;  // fused mode: blocks recomputed by `fixup` (counter)
+  uint64_t* slow_lanes = nullptr;  // e2m1 fused mode: blocks summed in double (counter, may be null)
 };
 
 using Int8Kernel = void (*)(const Call&, const Int8A&, const Int8B&);

@@ -69,23 +69,20 @@ std::string shape_str(const std::vector<size_t>& shape) {
 void write_file_atomic(const std::string& path, const std::string& bytes) { hifsim::write_file_atomic(path, bytes); }
 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const float* data) {
-  std::string out = header_bytes("<f4", shape);
-  out.append(reinterpret_cast<const char*>(data), npy_element_count(shape) * 4);
-  write_file_atomic(path, out);
+  const std::string head = header_bytes("<f4", shape);
+  hifsim::write_file_atomic(path, {ByteSpan{head.data(), head.size()}, ByteSpan{data, npy_element_count(shape) * 4}});
 }
 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint8_t* data) {
-  std::string out = header_bytes("|u1", shape);
-  out.append(reinterpret_cast<const char*>(data), npy_element_count(shape));
-  write_file_atomic(path, out);
+  const std::string head = header_bytes("|u1", shape);
+  hifsim::write_file_atomic(path, {ByteSpan{head.data(), head.size()}, ByteSpan{data, npy_element_count(shape)}});
 }
 
 }  // namespace hifsim::io
 
 namespace hifsim::io {
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint16_t* data) {
-  std::string out = header_bytes("<u2", shape);
-  out.append(reinterpret_cast<const char*>(data), npy_element_count(shape) * 2);
-  write_file_atomic(path, out);
+  const std::string head = header_bytes("<u2", shape);
+  hifsim::write_file_atomic(path, {ByteSpan{head.data(), head.size()}, ByteSpan{data, npy_element_count(shape) * 2}});
 }
 }  // namespace hifsim::io

@@ -1,12 +1,14 @@
 // Reading .npy files (io/npy.hpp): a strict parser of the header dict and a size check before
 // any allocation. The same code reads a file (through io::InputFile) and bytes in memory (the
 // fuzz harness fuzz/fuzz_npy.cpp).
+#include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "io/input_file.hpp"
 #include "io/npy.hpp"
 #include "util/checked.hpp"
+#include "util/content_hash.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::io {
@@ -195,7 +197,28 @@ NpyArray read_from(uint64_t total, const ReadAt& read_at, const std::string& whe
 
 NpyArray read_npy(const std::string& path) {
   const InputFile f(path);
-  return read_from(f.size(), [&](uint64_t off, void* buf, size_t n) { f.read_at(off, buf, n); }, path);
+  // The manifest's content hash of the file, computed as its bytes arrive (util/content_hash.hpp):
+  // read_from reads the file front to back (the header's first bytes twice), so each read hashes
+  // the bytes past those already hashed, and the array is read in 1 MiB chunks hashed while in cache.
+  ContentHasher hash;
+  uint64_t hashed = 0;
+  const auto read_hashed = [&](uint64_t off, void* buf, size_t n) {
+    constexpr size_t kChunk = size_t(1) << 20;
+    char* p = static_cast<char*>(buf);
+    for (size_t done = 0; done < n;) {
+      const size_t len = std::min(kChunk, n - done);
+      f.read_at(off + done, p + done, len);
+      const uint64_t end = off + done + len;
+      if (off + done <= hashed && end > hashed) {
+        hash.update(p + done + (hashed - off - done), static_cast<size_t>(end - hashed));
+        hashed = end;
+      }
+      done += len;
+    }
+  };
+  NpyArray a = read_from(f.size(), read_hashed, path);
+  if (hashed == f.size()) remember_content_hash(path, hash.hex());
+  return a;
 }
 
 NpyArray parse_npy(const std::string& bytes, const std::string& where) {

@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 
+#include "util/content_hash.hpp"
 #include "util/error.hpp"
 #include "util/manifest.hpp"
 #include "util/rng.hpp"
@@ -64,13 +66,23 @@ int open_temporary(const std::string& path, std::string& tmp) {
   throw Error(path, "", "cannot find a free temporary name");
 }
 
-bool write_all(int fd, const std::string& bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
+// Writes the parts in order, hashing each chunk just before it is written (while it is in
+// cache: no second pass over the bytes for the manifest's content hash).
+bool write_all(int fd, std::initializer_list<ByteSpan> parts, ContentHasher& hash) {
+  constexpr size_t kChunk = size_t(1) << 20;
+  for (const ByteSpan& part : parts) {
+    const char* p = static_cast<const char*>(part.data);
+    for (size_t done = 0; done < part.size;) {
+      const size_t len = std::min(kChunk, part.size - done);
+      hash.update(p + done, len);
+      for (size_t w = 0; w < len;) {
+        const ssize_t n = ::write(fd, p + done + w, len - w);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        w += static_cast<size_t>(n);
+      }
+      done += len;
+    }
   }
   return true;
 }
@@ -153,10 +165,15 @@ void check_output_file(const std::string& path) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& bytes) {
+  write_file_atomic(path, {ByteSpan{bytes.data(), bytes.size()}});
+}
+
+void write_file_atomic(const std::string& path, std::initializer_list<ByteSpan> parts) {
   require_replaceable(path);
   std::string tmp;
   const int fd = open_temporary(path, tmp);
-  const bool ok = write_all(fd, bytes);
+  ContentHasher hash;
+  const bool ok = write_all(fd, parts, hash);
   const bool closed = close(fd) == 0;
   if (!ok || !closed) {
     unlink(tmp.c_str());
@@ -173,11 +190,15 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
     unlink(tmp.c_str());
     throw Error(path, "", std::string("cannot rename the temporary file into place: ") + std::strerror(e));
   }
+  remember_content_hash(path, hash.hex());
 }
 
 // ---- OutputSet ----------------------------------------------------------------------------
 
-OutputSet::OutputSet(std::string manifest) : manifest_(std::move(manifest)) { expect(manifest_); }
+OutputSet::OutputSet(std::string manifest) : manifest_(std::move(manifest)) {
+  expect(manifest_);
+  start_git_revision_lookup();  // while the command works (util/manifest.hpp)
+}
 
 OutputSet::~OutputSet() {
   if (manifest_written_ && !finished_) unlink(manifest_.c_str());
@@ -229,7 +250,7 @@ void OutputSet::write_manifest(const Manifest& m) {
   Manifest full = m;
   for (const auto& [path, what] : written_) {
     full.outputs.emplace_back(path, what);
-    full.output_hashes.emplace_back(path, file_hash(path));
+    full.output_hashes.emplace_back(path, file_content_hash(path));
   }
   full.write(manifest_);
   manifest_written_ = true;

@@ -11,7 +11,9 @@
 //     writing the same folder leave the files of one run, described by its manifest (which
 //     holds every output's hash).
 #pragma once
+#include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +42,14 @@ void check_folder_entries(const std::string& dir);
 // Writes `bytes` to `path` through a unique temporary file and an atomic rename; refuses a
 // path that exists and is not a regular file. The folder must exist.
 void write_file_atomic(const std::string& path, const std::string& bytes);
+// The same for bytes in several places (a header and an array), written one after the other
+// without first copying them together. Both remember the file's content hash
+// (util/content_hash.hpp), computed while writing.
+struct ByteSpan {
+  const void* data;
+  size_t size;
+};
+void write_file_atomic(const std::string& path, std::initializer_list<ByteSpan> parts);
 
 // The outputs of one command: declared and checked before the work, written after it.
 class OutputSet {

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <future>
 #include <iterator>
 
+#include "util/content_hash.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 
@@ -51,16 +53,27 @@ std::string file_hash(const std::string& path) {
   return fnv1a64_hex(data);
 }
 
-std::string git_revision() {
+namespace {
+std::string lookup_git_revision() {
   const std::string dir = HIFSIM_SOURCE_DIR;
   std::string sha = run("git -C '" + dir + "' rev-parse HEAD 2>/dev/null");
   if (sha.empty()) return "unknown";
   std::string dirty = run("git -C '" + dir + "' status --porcelain --untracked-files=no 2>/dev/null");
   return dirty.empty() ? sha : sha + "-dirty";
 }
+// One lookup per process; the first caller decides whether it runs now or in the background.
+const std::shared_future<std::string>& revision(std::launch how) {
+  static const std::shared_future<std::string> f = std::async(how, lookup_git_revision).share();
+  return f;
+}
+}  // namespace
 
-void Manifest::add_config(const std::string& path) { configs.emplace_back(path, file_hash(path)); }
-void Manifest::add_input(const std::string& path) { inputs.emplace_back(path, file_hash(path)); }
+void start_git_revision_lookup() { revision(std::launch::async); }
+
+std::string git_revision() { return revision(std::launch::deferred).get(); }
+
+void Manifest::add_config(const std::string& path) { configs.emplace_back(path, file_content_hash(path)); }
+void Manifest::add_input(const std::string& path) { inputs.emplace_back(path, file_content_hash(path)); }
 
 std::string Manifest::json() const {
   JsonWriter w;
@@ -80,10 +93,10 @@ std::string Manifest::json() const {
     for (const auto& [k, val] : v) w.kv(k, val);
     w.end_object();
   };
-  pairs("configs_fnv1a64", configs);
-  pairs("inputs_fnv1a64", inputs);
+  pairs("configs_xxh3_64", configs);
+  pairs("inputs_xxh3_64", inputs);
   pairs("outputs", outputs);
-  if (!output_hashes.empty()) pairs("outputs_fnv1a64", output_hashes);
+  if (!output_hashes.empty()) pairs("outputs_xxh3_64", output_hashes);
   pairs("facts", extra);
   std::vector<std::pair<std::string, std::string>> tv = {
       {"compiler", std::string("g++ ") + __VERSION__},

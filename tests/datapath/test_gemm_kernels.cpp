@@ -465,3 +465,83 @@ TEST(GemmKernels, Mxfp4ScaleGapDecidedByTheSmallerHalf) {
     }
   }
 }
+
+// The integer block path of NVFP4 and MXFP4 (gemm_kernels_int8.hpp e2m1_tile) at its limits:
+// E2M1 codes of the largest magnitudes (sub-block sums near 16 * 144 / 32 * 144) under scales
+// whose per-block spans straddle the integer bounds (NVFP4 factor 480 = 15 << 5 against 512;
+// MXFP4 shift 8 against 9) and whose products straddle the normal range of FP32 (MXFP4 block
+// exponents around -126..-149 and the top, NVFP4 NaN and negative scales), plus a directed
+// NVFP4 row whose sub-block sums are all at their maximum, all-zero sub-blocks under extreme
+// scales and sub-blocks of +-2 and zeros only. A wider integer bound overflows int32 (MXFP4
+// shift 30 instead of 8, NVFP4 factor 960 instead of 480) and a sloppy zero test (code & 3)
+// drops a sub-block of twos: each fails here.
+TEST(GemmKernels, E2m1IntegerScalesAtTheirLimits) {
+  for (Format f : {Format::nvfp4, Format::mxfp4}) {
+    const size_t M = 7, N = 19, K = 64 * 24, sw = f == Format::nvfp4 ? 16 : 32, nsb = 64 / sw;
+    SplitMix64 r(test::test_seed() ^ 0xE2A1u ^ static_cast<uint64_t>(f));
+    auto make = [&](size_t rows) {
+      fmt::QTensor t = blank(f, rows, K);
+      for (auto& c : t.codes) c = static_cast<uint16_t>((r.next() % 4 == 0 ? r.next() % 16 : 7) | (r.next() % 2 ? 8 : 0));
+      for (size_t b = 0; b < t.scales.size() / nsb; ++b) {
+        uint8_t* s = t.scales.data() + b * nsb;
+        if (f == Format::mxfp4) {
+          // Block exponents near 2^-128 (1..9), around -126..-149 for a pair (55..70), mid
+          // (127) and the top (230..254); spans 0, 7, 8, 9, 12 or 40.
+          static const int centres[] = {5, 58, 63, 68, 127, 240};
+          static const int gaps[] = {0, 7, 8, 9, 12, 40};
+          const int c = centres[r.next() % 6], g = gaps[r.next() % 6] * (r.next() % 2 ? 1 : -1);
+          s[0] = static_cast<uint8_t>(std::clamp(c + static_cast<int>(r.next() % 5) - 2, 0, 254));
+          s[1] = static_cast<uint8_t>(std::clamp(s[0] + g, 0, 254));
+        } else {
+          // E4M3: a base exponent field and offsets 0..6 (5 fits with significand 15, 6 does not),
+          // a negative scale now and then, NaN (0x7F) at ~2 %.
+          const int base = 1 + static_cast<int>(r.next() % 9);
+          for (size_t j = 0; j < nsb; ++j) {
+            const int e = std::min(15, base + static_cast<int>(r.next() % 7));
+            uint8_t code = static_cast<uint8_t>((e << 3) | (r.next() % 8));
+            if (code == 0x7F) code = 0x7E;
+            if (r.next() % 8 == 0) code |= 0x80;
+            if (r.next() % 50 == 0) code = 0x7F;
+            s[j] = code;
+          }
+        }
+        // Sub-blocks whose elements are all zero (their scale takes no part in the integer form:
+        // here an extreme one) and sub-blocks of +-2 (code 4 / 12) and zeros only, which are not zero.
+        uint16_t* e = t.codes.data() + (b / (K / 64)) * K + (b % (K / 64)) * 64;
+        if (b % 5 == 1) {
+          std::fill_n(e, sw, uint16_t{0});
+          s[0] = f == Format::mxfp4 ? uint8_t{0} : uint8_t{0x01};
+        } else if (b % 5 == 2) {
+          for (size_t k = 0; k < sw; ++k) e[sw + k] = static_cast<uint16_t>(r.next() % 3 == 0 ? 0 : r.next() % 2 ? 4 : 12);
+        }
+      }
+      return t;
+    };
+    fmt::QTensor a = make(M), b = make(N);
+    if (f == Format::nvfp4)  // row 0 of both: every element +6, so each S_j = 16 * 144
+      for (fmt::QTensor* t : {&a, &b}) {
+        std::fill_n(t->codes.begin(), 128, uint16_t{7});
+        // Block 0: factors 8, 480, 480, 480 (sum 1.6e9 < 2^31: the integer path). Block 1:
+        // 8, 960, 960, 960 (6.4e9: must take the double path).
+        const uint8_t s0[] = {2 << 3, 7 << 3 | 7, 7 << 3 | 7, 7 << 3 | 7, 2 << 3, 8 << 3 | 7, 8 << 3 | 7, 8 << 3 | 7};
+        std::copy(s0, s0 + 8, t->scales.begin());
+      }
+    for (const char* acc : kAccs) {
+      GemmSpec s;
+      s.format = f;
+      s.acc = AccSpec::parse(acc);
+      s.kernel = GemmKernel::reference;
+      const std::vector<uint32_t> want = bits(gemm_quantized(a, b, s));
+      for (CpuVariant v : variants_under_test())
+        for (unsigned threads : {1u, 2u}) {
+          s.kernel = kernel_of(v);
+          s.threads = threads;
+          const std::vector<uint32_t> got = bits(gemm_quantized(a, b, s));
+          size_t bad = 0;
+          for (size_t i = 0; i < got.size(); ++i) bad += got[i] != want[i];
+          EXPECT_EQ(bad, 0u) << fmt::format_info(f).name << " " << acc << " " << variant_name(v) << " " << threads
+                             << " threads; " << test::seed_note();
+        }
+    }
+  }
+}

@@ -254,7 +254,7 @@ def main():
         try:
             with open(os.path.join(tmp, "u8.npy.manifest.json"), "rb") as f:
                 m = json.loads(f.read().decode("utf-8"))  # strict: no surrogate escapes, no bytes
-            problem = None if p.returncode == 0 and "x\ufffd.npy" in m["inputs_fnv1a64"] else f"manifest inputs {m['inputs_fnv1a64']}"
+            problem = None if p.returncode == 0 and "x\ufffd.npy" in m["inputs_xxh3_64"] else f"manifest inputs {m['inputs_xxh3_64']}"
         except (OSError, ValueError, KeyError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             problem = f"exit {p.returncode}, manifest not strict UTF-8 JSON: {e}"
         if problem:

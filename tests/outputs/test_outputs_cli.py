@@ -10,6 +10,7 @@
     the same folder at once.
 
 Each of these failed on hifsim before the outputs hardening (b709605); see docs/outputs.md."""
+import ctypes
 import json
 import os
 import shutil
@@ -32,12 +33,15 @@ def hifsim(*args):
     return subprocess.run([HIFSIM, *args], capture_output=True, text=True)
 
 
-def fnv1a64(path):
-    h = 0xCBF29CE484222325
+def xxh3_64(path):
+    """The manifests' content hash (model/util/content_hash.hpp): XXH3-64 from the system's
+    libxxhash (libxxhash0, installed with libxxhash-dev by scripts/setup.sh)."""
+    lib = ctypes.CDLL("libxxhash.so.0")
+    lib.XXH3_64bits.restype = ctypes.c_uint64
+    lib.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     with open(path, "rb") as f:
-        for b in f.read():
-            h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{h:016x}"
+        data = f.read()
+    return f"{lib.XXH3_64bits(data, len(data)):016x}"
 
 
 def write_npy(path, rows, cols, scale=1.0):
@@ -209,24 +213,24 @@ class ValidateBeforeWriting(InTempDir):
     def test_quantize_keeps_an_earlier_output(self):
         out = os.path.join(self.tmp, "y.npy")
         self.assertEqual(hifsim("quantize", "--format", "mxfp4", "--in", self.cmds.a, "--out", out).returncode, 0)
-        before = fnv1a64(out)
+        before = xxh3_64(out)
         blocker = os.path.join(self.tmp, "blocker")
         open(blocker, "w").close()
         r = hifsim("quantize", "--format", "nvfp4", "--in", self.cmds.a, "--out", out, "--codes",
                    os.path.join(blocker, "c.bin"))
         self.assertNotEqual(r.returncode, 0)
         self.assertTrue(os.path.isfile(out), "the earlier output was deleted")
-        self.assertEqual(fnv1a64(out), before, "the earlier output was replaced by a failed run")
+        self.assertEqual(xxh3_64(out), before, "the earlier output was replaced by a failed run")
 
 
 class ManifestDescribesTheFolder(InTempDir):
     def check_consistent(self, out):
         with open(os.path.join(out, "manifest.json")) as f:
             m = json.load(f)
-        hashes = m.get("outputs_fnv1a64", {})
+        hashes = m.get("outputs_xxh3_64", {})
         self.assertEqual(set(hashes), set(m["outputs"]), "every output has its hash")
         for path, h in hashes.items():
-            self.assertEqual(fnv1a64(path), h, f"{path} is not the file the manifest describes")
+            self.assertEqual(xxh3_64(path), h, f"{path} is not the file the manifest describes")
         with open(os.path.join(out, "result.json")) as f:
             self.assertEqual(json.load(f)["unit"], m["facts"]["unit"])
 

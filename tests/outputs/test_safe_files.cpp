@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "common/errors_and_temp.hpp"
+#include "io/npy.hpp"
+#include "util/content_hash.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/manifest.hpp"
@@ -124,12 +126,58 @@ TEST(OutputSet, ManifestLastWithEveryOutputsHash) {
     o.finish(m);
   }
   const std::string mj = read(d + "/manifest.json");
-  EXPECT_NE(mj.find("\"outputs_fnv1a64\""), std::string::npos) << mj;
-  EXPECT_NE(mj.find("\"" + d + "/sub/b.txt\": \"" + fnv1a64_hex("beta\n") + "\""), std::string::npos) << mj;
+  EXPECT_NE(mj.find("\"outputs_xxh3_64\""), std::string::npos) << mj;
+  EXPECT_NE(mj.find("\"" + d + "/sub/b.txt\": \"" + content_hash_hex("beta\n") + "\""), std::string::npos) << mj;
 }
 
 // A failure while writing (here an output turned into a FIFO after the checks) leaves no
 // manifest: neither the new one nor a stale one describing older files.
+// XXH3-64 known answers (the values of the reference library, libxxhash 0.8.1 via Python ctypes):
+// a different hash or seed, or a byte dropped at a chunk edge, changes them.
+TEST(ContentHash, KnownAnswersAndStreaming) {
+  EXPECT_EQ(content_hash_hex(""), "2d06800538d394c2");
+  EXPECT_EQ(content_hash_hex("beta\n"), "f9f6340767ab9db5");
+  std::string bytes;
+  for (int r = 0; r < 5; ++r)
+    for (int i = 0; i < 256; ++i) bytes += static_cast<char>(i);
+  EXPECT_EQ(content_hash_hex(bytes), "4844b009e164352e");
+  ContentHasher h;
+  for (size_t at = 0; at < bytes.size(); at += 37) h.update(bytes.data() + at, std::min<size_t>(37, bytes.size() - at));
+  EXPECT_EQ(h.hex(), "4844b009e164352e");
+}
+
+// The hash remembered by the writer and by the .npy reader (no second pass over the file) is the
+// hash of the whole file, and a file rewritten since is hashed again.
+TEST(ContentHash, WritersAndReaderRememberTheWholeFilesHash) {
+  const std::string d = test::temp_dir("content-hash-test");
+  // A 3 MiB array: the writer's and the reader's 1 MiB chunks and the header's double read.
+  std::vector<float> x((3u << 20) / 4 + 5);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.25f - 7.0f;
+  const std::string p = d + "/x.npy";
+  io::write_npy(p, {x.size()}, x.data());
+  const std::string whole = read(p);
+  EXPECT_EQ(file_content_hash(p), content_hash_hex(whole));  // the writer's
+  // The reader, on a version-2.0 file (12-byte preamble) written by another program.
+  std::string v2 = whole;
+  v2[6] = 2;
+  v2.insert(10, 2, '\0');  // 4-byte header length, same value
+  v2[8] = whole[8], v2[9] = whole[9], v2[10] = 0, v2[11] = 0;
+  for (const std::string& bytes : {whole, v2}) {
+    const std::string q = d + "/y.npy";
+    std::ofstream(q, std::ios::binary) << bytes;
+    EXPECT_EQ(file_content_hash(q), content_hash_hex(bytes));  // read and hashed
+    const io::NpyArray a = io::read_npy(q);
+    ASSERT_EQ(a.f32.size(), x.size());
+    remember_content_hash(q, "0");  // what the reader records must replace this
+    (void)io::read_npy(q);
+    EXPECT_EQ(file_content_hash(q), content_hash_hex(bytes));
+  }
+  // Rewritten in place (other size): the remembered value no longer applies.
+  std::ofstream(p, std::ios::binary) << "other";
+  EXPECT_EQ(file_content_hash(p), content_hash_hex("other"));
+  EXPECT_EQ(file_content_hash(d + "/absent"), "missing");
+}
+
 TEST(OutputSet, AFailedWriteLeavesNoManifest) {
   const std::string d = test::temp_dir("files-test");
   write_file_atomic(d + "/manifest.json", "{\"stale\": true}\n");

@@ -23,7 +23,7 @@ cd "$WORK"
 import json, sys
 prefix, src, manifest = sys.argv[1:4]
 m = json.load(open(manifest))
-configs = list(m["configs_fnv1a64"])
+configs = list(m["configs_xxh3_64"])
 assert configs, "the manifest lists no unit configs"
 for c in configs:
     assert c.startswith(prefix + "/share/hifsim/"), f"config {c} was not read from the installed prefix"

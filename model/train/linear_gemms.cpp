@@ -1,0 +1,68 @@
+#include "train/linear_gemms.hpp"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "datapath/gemm.hpp"
+#include "train/fp32_gemm.hpp"
+#include "util/rng.hpp"
+
+namespace hifsim::train {
+
+LinearGemms::LinearGemms(const Recipe& recipe, uint64_t seed, unsigned threads, bool measure)
+    : recipe_(recipe), seed_(seed), threads_(threads), measure_(measure) {}
+
+void LinearGemms::begin_step(uint64_t step) {
+  step_ = step;
+  call_ = 0;
+  signal_.fill(0);
+  noise_.fill(0);
+}
+
+void LinearGemms::run(GemmKind kind, const std::string& layer, const float* A, size_t M, const float* B, size_t N,
+                      size_t K, float* C) {
+  const uint64_t call = call_++;
+  KindRecipe rule = recipe_.kind(kind);
+  if (recipe_.keeps(layer)) {
+    rule = KindRecipe{};
+    rule.format = recipe_.keep_format;
+  }
+  if (!rule.format) {
+    fp32_gemm(A, M, K, B, N, C, threads_);
+    return;
+  }
+  dp::GemmSpec spec;
+  spec.format = *rule.format;
+  spec.threads = threads_;
+  spec.quant.threads = threads_;
+  auto operand_spec = [&](OperandRounding r, uint64_t operand) {
+    dp::GemmSpec s = spec;
+    if (r == OperandRounding::stochastic) {
+      s.quant.rounding = fmt::Rounding::stochastic;
+      s.quant.seed = counter_random(seed_, 0x5EED0000u + step_, call * 2 + operand);
+    }
+    return s;
+  };
+  const OperandRounding ra = kind == GemmKind::fprop ? rule.rounding : rule.gradient_rounding;
+  const fmt::QTensor qa = dp::quantize_operand(A, M, K, operand_spec(ra, 0));
+  const fmt::QTensor qb = dp::quantize_operand(B, N, K, operand_spec(rule.rounding, 1));
+  dp::gemm_quantized_into(qa, qb, spec, C);
+  if (!measure_) return;
+  std::vector<float> ref(M * N);
+  fp32_gemm(A, M, K, B, N, ref.data(), threads_);
+  const int k = static_cast<int>(kind);
+  for (size_t i = 0; i < M * N; ++i) {
+    const double r = ref[i], e = static_cast<double>(C[i]) - r;
+    signal_[k] += r * r;
+    noise_[k] += e * e;
+  }
+}
+
+double LinearGemms::sqnr_db(GemmKind kind) const {
+  const int k = static_cast<int>(kind);
+  if (noise_[k] == 0) return std::numeric_limits<double>::infinity();
+  return 10.0 * std::log10(signal_[k] / noise_[k]);
+}
+
+}  // namespace hifsim::train

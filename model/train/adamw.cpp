@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "formats/tensor.hpp"
+
 namespace hifsim::train {
 
 AdamW::AdamW(const LlamaWeights& w, AdamWConfig cfg) : cfg_(cfg) {
@@ -22,10 +24,24 @@ void AdamW::update(LlamaWeights& w, const Gradients& grads, float lr, int step) 
       const float g = grads[i][j];
       m[j] = cfg_.beta1 * m[j] + (1.0f - cfg_.beta1) * g;
       v[j] = cfg_.beta2 * v[j] + (1.0f - cfg_.beta2) * g * g;
+    }
+    if (cfg_.v_format) store_second_moment(v, p.rows, p.cols);
+    for (size_t j = 0; j < p.size(); ++j) {
       const float mh = m[j] / c1, vh = v[j] / c2;
       p.w[j] -= lr * (mh / (std::sqrt(vh) + cfg_.eps) + decay * p.w[j]);
     }
   }
+}
+
+void AdamW::store_second_moment(std::vector<float>& v, size_t rows, size_t cols) const {
+  fmt::QuantOptions o;
+  o.threads = cfg_.threads;
+  if (cfg_.v_sqrt)
+    for (float& x : v) x = std::sqrt(x);
+  const std::vector<float> x = v;  // the fast paths do not promise in-place operation
+  fmt::quantize_dequantize(*cfg_.v_format, x.data(), v.data(), rows, cols, o);
+  if (cfg_.v_sqrt)
+    for (float& x : v) x = x * x;
 }
 
 }  // namespace hifsim::train

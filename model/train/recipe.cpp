@@ -175,10 +175,13 @@ Recipe load_recipe(const std::string& name_or_path) {
     }
   }
   if (const YAML::Node opt = root["optimizer"]) {
-    rd.only_keys(opt, "optimizer", {"second_moment"});
-    if (opt["second_moment"]) {
-      const auto f = rd.format(opt["second_moment"], "optimizer.second_moment");
-      r.second_moment = f ? fmt::format_info(*f).name : "fp32";
+    rd.only_keys(opt, "optimizer", {"second_moment", "second_moment_transform"});
+    if (opt["second_moment"]) r.second_moment = rd.format(opt["second_moment"], "optimizer.second_moment");
+    if (const YAML::Node t = opt["second_moment_transform"]) {
+      const std::string s = rd.text(t, "optimizer.second_moment_transform");
+      if (s != "none" && s != "sqrt") rd.fail("optimizer.second_moment_transform", t, "'" + s + "' is not none or sqrt");
+      if (!r.second_moment) rd.fail("optimizer.second_moment_transform", t, "given without a second_moment format");
+      r.second_moment_sqrt = s == "sqrt";
     }
   }
   if (const YAML::Node src = root["sources"]) {
@@ -208,8 +211,6 @@ void check_trainable(const Recipe& r) {
   }
   if (r.attention != AttentionScheme::fp32)
     throw Error(r.path, "attention", "not yet: hifsim train computes attention in FP32 (full_stack_fp4 needs the attention GEMMs through the engine)");
-  if (r.second_moment != "fp32")
-    throw Error(r.path, "optimizer.second_moment", "not yet: 4-bit optimizer-state storage is not implemented");
 }
 
 }  // namespace hifsim::train

@@ -45,7 +45,8 @@ struct Recipe {
   AttentionScheme attention = AttentionScheme::fp32;
   bool rollout_resq = false;               // rollout forwards only (trace/compare); not a training step
   std::string rollout_resq_sparsity = "2:4";
-  std::string second_moment = "fp32";      // AdamW v storage: fp32, or a tensor format name
+  std::optional<fmt::Format> second_moment;  // AdamW v stored in this format (unset: fp32)
+  bool second_moment_sqrt = false;           // store sqrt(v) quantized, square it back (transform)
   std::vector<std::string> sources;        // citations, free text
 
   const KindRecipe& kind(GemmKind k) const { return kinds[static_cast<int>(k)]; }

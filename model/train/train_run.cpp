@@ -72,7 +72,11 @@ TrainOutcome run_training(const TrainRequest& r) {
   const bool shadow = r.shadow && !is_fp32;
   LinearGemms gemms(r.recipe, r.seed, r.threads, shadow);
   LinearGemms ref_gemms(fp32, r.seed, r.threads, false);
-  AdamW opt(w, AdamWConfig{});
+  AdamWConfig oc;
+  oc.v_format = r.recipe.second_moment;
+  oc.v_sqrt = r.recipe.second_moment_sqrt;
+  oc.threads = r.threads;
+  AdamW opt(w, oc);
   TrainOutcome out;
   for (const Param& p : w.params) out.parameters += p.size();
   out.checkpoint_hash = w.file_hash;

@@ -93,6 +93,11 @@ TEST(Recipes, UnknownFieldsAndBadValuesNameFileFieldReason) {
   EXPECT_NE(e.find("gemm.wgrad: line 3: missing"), std::string::npos) << e;
   e = load_error(std::string(kGood) + "keep: {layers: [lm_head]}\n");
   EXPECT_NE(e.find("keep.layers"), std::string::npos) << e;
+  e = load_error(std::string(kGood) + "optimizer: {second_moment_transform: sqrt}\n");
+  EXPECT_NE(e.find("without a second_moment format"), std::string::npos) << e;
+  const Recipe v = load_recipe(kRecipes + "bf16-v-nvfp4.yaml");
+  EXPECT_EQ(v.second_moment, fmt::Format::nvfp4);
+  EXPECT_TRUE(v.second_moment_sqrt);
   e = load_error(std::string(kGood) + "recipe: u\n");
   EXPECT_NE(e.find("given twice"), std::string::npos) << e;
   try {

@@ -68,7 +68,7 @@ struct Reader {
 KindRecipe read_kind(const Reader& rd, const YAML::Node& n, GemmKind kind) {
   const std::string base = std::string("gemm.") + gemm_kind_name(kind);
   const bool has_grad = kind != GemmKind::fprop, has_weight = kind != GemmKind::wgrad;
-  rd.only_keys(n, base, {"format", "rounding", "gradient_rounding", "rht", "rht_signs", "weight_blocks"});
+  rd.only_keys(n, base, {"format", "rounding", "gradient_rounding", "rht", "rht_signs", "weight_blocks", "tensor_scale"});
   KindRecipe k;
   if (!n["format"]) rd.fail(base + ".format", n, "missing (fp32 or a tensor format)");
   k.format = rd.format(n["format"], base + ".format");
@@ -98,8 +98,13 @@ KindRecipe read_kind(const Reader& rd, const YAML::Node& n, GemmKind kind) {
                                                                k.format_name() + ")");
     k.weight_blocks_2d = s == "16x16";
   }
-  if (!k.format && (k.rounding != OperandRounding::nearest || k.gradient_rounding != OperandRounding::nearest || k.rht))
-    rd.fail(base, n, "fp32 GEMMs take no rounding or rht");
+  if (n["tensor_scale"]) {
+    const std::string s = rd.text(n["tensor_scale"], base + ".tensor_scale");
+    if (s != "none" && s != "pow2_rms") rd.fail(base + ".tensor_scale", n["tensor_scale"], "'" + s + "' is not none or pow2_rms");
+    k.pow2_tensor_scale = s == "pow2_rms";
+  }
+  if (!k.format && (k.pow2_tensor_scale || k.rounding != OperandRounding::nearest || k.gradient_rounding != OperandRounding::nearest || k.rht))
+    rd.fail(base, n, "fp32 GEMMs take no rounding, rht or tensor_scale");
   return k;
 }
 

@@ -30,6 +30,8 @@ struct KindRecipe {
   int rht = 0;                       // 0 = none; else 16, 32 or 64 along this GEMM's K
   bool rht_random_signs = true;      // random sign vector per seed, or a fixed (deterministic) one
   bool weight_blocks_2d = false;     // NVFP4 16x16 weight blocks (fprop, dgrad)
+  bool pow2_tensor_scale = false;    // each operand times 2^e (its RMS brought to ~1) before
+                                     // quantization, the product times 2^-(eA+eB): exact rescaling
   std::string format_name() const;   // "fp32" or the format's name
 };
 

@@ -66,6 +66,10 @@ TEST(Recipes, ShippedRecipesSayWhatTheirSourcesSay) {
     const Recipe r = load_recipe(kRecipes + n + ".yaml");
     for (GemmKind k : kGemmKinds) EXPECT_EQ(r.kind(k).format, fmt::parse_format(n)) << n;
   }
+  const Recipe h8 = load_recipe(kRecipes + "hif8.yaml");
+  EXPECT_FALSE(h8.kind(GemmKind::fprop).pow2_tensor_scale);
+  EXPECT_TRUE(h8.kind(GemmKind::dgrad).pow2_tensor_scale);
+  EXPECT_TRUE(h8.kind(GemmKind::wgrad).pow2_tensor_scale);
   for (const std::string& n : {"fp32", "bf16", "nvfp4", "mxfp4", "hif4", "hif8"}) {
     const Recipe r = load_recipe(kRecipes + n + ".yaml");
     EXPECT_EQ(r.name, n);

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "datapath/gemm.hpp"
+#include "datapath/train_gemm.hpp"
 #include "train/fp32_gemm.hpp"
 #include "util/rng.hpp"
 
@@ -24,9 +24,12 @@ int pow2_exponent(const float* x, size_t n) {
   return e;
 }
 
-std::vector<float> scaled(const float* x, size_t n, int e) {
-  std::vector<float> y(n);
-  for (size_t i = 0; i < n; ++i) y[i] = std::ldexp(x[i], e);
+// x (n / cols rows of cols) times 2^e, each row zero-padded to out_cols >= cols.
+std::vector<float> scaled(const float* x, size_t n, int e, size_t cols, size_t out_cols) {
+  const size_t rows = n / cols;
+  std::vector<float> y(rows * out_cols, 0.0f);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) y[r * out_cols + c] = std::ldexp(x[r * cols + c], e);
   return y;
 }
 
@@ -54,32 +57,49 @@ void LinearGemms::run(GemmKind kind, const std::string& layer, const float* A, s
     fp32_gemm(A, M, K, B, N, C, threads_);
     return;
   }
-  dp::GemmSpec spec;
-  spec.format = *rule.format;
-  spec.threads = threads_;
-  spec.quant.threads = threads_;
-  auto operand_spec = [&](OperandRounding r, uint64_t operand) {
-    dp::GemmSpec s = spec;
+  // The recipe's GEMM: datapath/train_gemm.hpp (RHT of both operands along K, each operand
+  // quantized with its own options, the bit-exact engine).
+  dp::TrainGemmSpec ts;
+  ts.gemm.format = *rule.format;
+  ts.gemm.threads = threads_;
+  if (rule.rht) {
+    ts.gemm.rht.n = static_cast<unsigned>(rule.rht);
+    ts.gemm.rht.seed = seed_;  // one sign vector per run, shared by every transformed GEMM
+    ts.gemm.rht.signs = rule.rht_random_signs ? fmt::RhtSigns::random : fmt::RhtSigns::none;
+  }
+  auto options = [&](OperandRounding r, uint64_t operand, bool weight) {
+    fmt::QuantOptions o;
+    o.threads = threads_;
     if (r == OperandRounding::stochastic) {
-      s.quant.rounding = fmt::Rounding::stochastic;
-      s.quant.seed = counter_random(seed_, 0x5EED0000u + step_, call * 2 + operand);
+      o.rounding = fmt::Rounding::stochastic;
+      o.seed = counter_random(seed_, 0x5EED0000u + step_, call * 2 + operand);
+      o.sr_stream = static_cast<uint32_t>(operand);
     }
-    return s;
+    o.nvfp4_2d = weight && rule.weight_blocks_2d;
+    return o;
   };
   const OperandRounding ra = kind == GemmKind::fprop ? rule.rounding : rule.gradient_rounding;
+  ts.a = options(ra, 0, false);
+  ts.b = options(rule.rounding, 1, kind != GemmKind::wgrad);  // fprop's W, dgrad's W^T
   std::vector<float> As, Bs;
   const float *a = A, *b = B;
   int ea = 0, eb = 0;
   if (rule.pow2_tensor_scale) {
     ea = pow2_exponent(A, M * K), eb = pow2_exponent(B, N * K);
-    As = scaled(A, M * K, ea), Bs = scaled(B, N * K, eb);
+    As = scaled(A, M * K, ea, K, K), Bs = scaled(B, N * K, eb, K, K);
     a = As.data(), b = Bs.data();
   }
-  const fmt::QTensor qa = dp::quantize_operand(a, M, K, operand_spec(ra, 0));
-  const fmt::QTensor qb = dp::quantize_operand(b, N, K, operand_spec(rule.rounding, 1));
-  dp::gemm_quantized_into(qa, qb, spec, C);
-  if (ea + eb != 0)
-    for (size_t i = 0; i < M * N; ++i) C[i] = std::ldexp(C[i], -(ea + eb));
+  size_t Kq = K;
+  if (rule.rht && K % static_cast<size_t>(rule.rht) != 0) {
+    // Zero columns up to a multiple of the Hadamard size: the exact product is unchanged, and a
+    // zero-padded quantization block is what the format's own padding does (docs/training.md).
+    Kq = (K / rule.rht + 1) * rule.rht;
+    As = scaled(a, M * K, 0, K, Kq), Bs = scaled(b, N * K, 0, K, Kq);
+    a = As.data(), b = Bs.data();
+  }
+  const std::vector<float> out = dp::train_gemm_nt(a, M, b, N, Kq, ts);
+  const int e = ea + eb;
+  for (size_t i = 0; i < M * N; ++i) C[i] = e ? std::ldexp(out[i], -e) : out[i];
   if (!measure_) return;
   std::vector<float> ref(M * N);
   fp32_gemm(A, M, K, B, N, ref.data(), threads_);

@@ -200,8 +200,6 @@ void check_trainable(const Recipe& r) {
   for (GemmKind k : kGemmKinds) {
     const KindRecipe& kr = r.kind(k);
     const std::string base = std::string("gemm.") + gemm_kind_name(k);
-    if (kr.rht) throw Error(r.path, base + ".rht", "not yet: the random Hadamard transform arrives with the train-numerics model functions");
-    if (kr.weight_blocks_2d) throw Error(r.path, base + ".weight_blocks", "not yet: NVFP4 16x16 weight blocks arrive with the train-numerics model functions");
     for (OperandRounding ro : {kr.rounding, kr.gradient_rounding}) {
       if (ro != OperandRounding::stochastic || !kr.format) continue;
       fmt::QuantOptions o;

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # `hifsim train` is the same bits for any thread count (label train, docs/testing.md): a few
-# steps of the hif4 recipe (bit-exact engine in every linear GEMM) and of fp32 with 1 and 2
+# steps of the hif4 recipe (bit-exact engine in every linear GEMM), of nvfp4 (stochastic rounding,
+# RHT, 16x16 weight blocks, BF16 layers) and of fp32 with 1 and 2
 # threads; loss.csv must be identical except the wall-clock column. Usage: check_determinism.sh HIFSIM
 set -euo pipefail
 hifsim=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for recipe in hif4 fp32; do
+for recipe in hif4 nvfp4 fp32; do
   for t in 1 2; do
     "$hifsim" train --recipe "$recipe" --steps 3 --seed 7 --batch 2 --seq-len 64 --threads "$t" --quiet --out "$tmp/$recipe-$t"
     cut -d, -f1-9 "$tmp/$recipe-$t/loss.csv" > "$tmp/$recipe-$t.csv"

@@ -21,11 +21,4 @@ void fp32_gemm(const float* A, size_t M, size_t K, const float* B, size_t N, flo
   }, 16);
 }
 
-std::vector<float> transpose(const float* x, size_t rows, size_t cols) {
-  std::vector<float> t(rows * cols);
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t c = 0; c < cols; ++c) t[c * rows + r] = x[r * cols + c];
-  return t;
-}
-
 }  // namespace hifsim::train

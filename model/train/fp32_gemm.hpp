@@ -10,7 +10,5 @@
 namespace hifsim::train {
 
 void fp32_gemm(const float* A, size_t M, size_t K, const float* B, size_t N, float* C, unsigned threads);
-// rows x cols -> cols x rows.
-std::vector<float> transpose(const float* x, size_t rows, size_t cols);
 
 }  // namespace hifsim::train

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "train/fp32_gemm.hpp"
+#include "datapath/train_gemm.hpp"
 #include "util/parallel.hpp"
 
 namespace hifsim::train {
@@ -80,11 +80,11 @@ Vec linear(Ctx& c, const std::string& name, const Vec& X, size_t rows, size_t in
 void linear_backward(Ctx& c, const std::string& name, const Vec& X, const Vec& dY, size_t rows, const Param& W,
                      Vec& dX, Vec& dW) {
   const size_t out = W.rows, in = W.cols;
-  const Vec Wt = transpose(W.w.data(), out, in);
+  const Vec Wt = dp::transpose(W.w.data(), out, in);
   Vec tmp(rows * in);
   c.gemms.run(GemmKind::dgrad, name, dY.data(), rows, Wt.data(), in, out, tmp.data());
   for (size_t i = 0; i < tmp.size(); ++i) dX[i] += tmp[i];
-  const Vec dYt = transpose(dY.data(), rows, out), Xt = transpose(X.data(), rows, in);
+  const Vec dYt = dp::transpose(dY.data(), rows, out), Xt = dp::transpose(X.data(), rows, in);
   Vec g(out * in);
   c.gemms.run(GemmKind::wgrad, name, dYt.data(), out, Xt.data(), in, rows, g.data());
   for (size_t i = 0; i < g.size(); ++i) dW[i] += g[i];

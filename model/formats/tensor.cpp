@@ -9,6 +9,7 @@
 #include "formats/hif8.hpp"
 #include "formats/minifloat.hpp"
 #include "formats/qdq_fast.hpp"
+#include "formats/qdq_stochastic.hpp"
 #include "formats/stochastic.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -156,20 +157,24 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
       if (f == Format::hif4) {
         std::memset(buf, 0, sizeof buf);
         std::memcpy(buf, src, n * sizeof(float));
-        const Hif4Unit u = hif4_quantize_fast(buf, hb);  // = hif4_quantize (qdq_fast.hpp)
+        const Hif4Unit u = sr ? hif4_quantize_sr(buf, hb, o.sr_bits)  // = hif4_quantize (qdq_stochastic.hpp)
+                              : hif4_quantize_fast(buf, hb);           // = hif4_quantize (qdq_fast.hpp)
         q.scales[bi] = u.e6m2;
         q.l2[bi] = u.e1_8;
         q.l3[bi] = u.e1_16;
         for (size_t k = 0; k < blk; ++k) dst[k] = u.nib[k];
       } else if (f == Format::nvfp4) {
-        if (sr || o.nvfp4_2d)
-          nvfp4_quantize_block(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi], sr ? rb : nullptr,
-                               o.nvfp4_2d ? tile_amax[(row / kNvfp4Block) * nblk + bi % nblk] : -1.0f);
+        const float tile = o.nvfp4_2d ? tile_amax[(row / kNvfp4Block) * nblk + bi % nblk] : -1.0f;
+        if (sr)
+          nvfp4_quantize_block_sr(src, n, ts, o.nvfp4_recipe, rb, o.sr_bits, tile, codes, q.scales[bi]);
+        else if (o.nvfp4_2d)
+          nvfp4_quantize_block(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi], nullptr, tile);
         else
           nvfp4_quantize_block_fast(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);  // = nvfp4_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       } else {
-        mx_quantize_block_fast(*element_spec(f), src, n, mb, codes, q.scales[bi]);  // = mx_quantize_block
+        if (sr) mx_quantize_block_sr(*element_spec(f), src, n, mb, o.sr_bits, codes, q.scales[bi]);
+        else mx_quantize_block_fast(*element_spec(f), src, n, mb, codes, q.scales[bi]);  // = mx_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       }
     }

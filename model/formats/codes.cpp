@@ -74,6 +74,10 @@ uint16_t encode_code(Format f, float x, R r, const QuantOptions& o, uint64_t ind
                          : (r == R::hybrid && o.hybrid_threshold == HybridThreshold::seeded)
                              ? counter_random(o.seed, static_cast<uint64_t>(f), index)
                              : 0;
+  return encode_code_with(f, x, r, o, rbits);
+}
+
+uint16_t encode_code_with(Format f, float x, R r, const QuantOptions& o, uint64_t rbits) {
   switch (f) {
     case Format::hif8: {
       Hif8Encode e;

@@ -43,19 +43,32 @@ HIFSIM_AI void threefry_batch(uint64_t seed, uint32_t g0, uint32_t stream, uint6
   for (size_t j = 0; j < kGroupBatch; ++j) w[j] = static_cast<uint64_t>(x0[j]) | (static_cast<uint64_t>(x1[j]) << 32);
 }
 
-HIFSIM_AI void fill_body(const SrStream& s, uint64_t first, size_t n, uint64_t* out) {
+// The lanes of kGroupBatch words for a compile-time B (the same expression as the general loop).
+template <unsigned B>
+HIFSIM_AI void split_batch(const uint64_t* w, uint64_t* __restrict out) {
+  constexpr unsigned L = 64 / B;
+  constexpr uint64_t mask = (uint64_t{1} << B) - 1;
+  for (size_t g = 0; g < kGroupBatch; ++g)
+    for (unsigned j = 0; j < L; ++j) out[g * L + j] = ((w[g] >> (j * B)) & mask) << (64 - B);
+}
+
+HIFSIM_AI void fill_body(const SrStream& s, uint64_t first, size_t n, uint64_t* __restrict out) {
   const unsigned lanes = sr_lanes(s.bits), B = s.bits;
   const uint64_t mask = (uint64_t{1} << B) - 1;
-  uint64_t g = first / lanes;
-  unsigned lane = static_cast<unsigned>(first % lanes);
   size_t i = 0;
+  for (; i < n && (first + i) % lanes != 0; ++i) out[i] = sr_rbits(s, first + i);  // head: to a group start
   uint64_t w[kGroupBatch];
-  while (i < n) {
-    threefry_batch(s.seed, static_cast<uint32_t>(g), s.stream, w);
-    for (size_t j = 0; j < kGroupBatch && i < n; ++j, ++g) {
-      for (; lane < lanes && i < n; ++lane, ++i) out[i] = ((w[j] >> (lane * B)) & mask) << (64 - B);
-      lane = 0;
-    }
+  for (; n - i >= lanes * kGroupBatch; i += lanes * kGroupBatch) {  // whole batches of groups
+    threefry_batch(s.seed, static_cast<uint32_t>((first + i) / lanes), s.stream, w);
+    if (B == 8) split_batch<8>(w, out + i);  // the default: constant lanes, vectorised
+    else if (B == 4) split_batch<4>(w, out + i);
+    else
+      for (size_t g = 0; g < kGroupBatch; ++g)
+        for (unsigned j = 0; j < lanes; ++j) out[i + g * lanes + j] = ((w[g] >> (j * B)) & mask) << (64 - B);
+  }
+  if (i < n) {  // tail: fewer than kGroupBatch groups
+    threefry_batch(s.seed, static_cast<uint32_t>((first + i) / lanes), s.stream, w);
+    for (size_t k = 0; i < n; ++k, ++i) out[i] = ((w[k / lanes] >> ((k % lanes) * B)) & mask) << (64 - B);
   }
 }
 

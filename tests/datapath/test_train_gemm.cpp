@@ -3,8 +3,9 @@
 // and re-using the forward pass's quantization differ; the random Hadamard transform with BF16
 // within BF16 error of the exact product and different from the plain GEMM; stochastic rounding
 // through the engine independent of the thread count.
-// Mutations shown failing (docs/training.md): wgrad/dgrad re-using the fprop quantization
-// (quantize along the stored rows, then transpose the dequantized copy); the RHT applied to A only.
+// Mutations shown failing (docs/training.md): wgrad re-using the fprop quantization of X (quantize
+// along I, then transpose the dequantized copy: dW = (4, 2.25) instead of (4.5, 2.25)); the RHT
+// applied to A only (the BF16 + RHT result leaves the BF16 error bound).
 #include <gtest/gtest.h>
 
 #include <algorithm>

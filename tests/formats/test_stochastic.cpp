@@ -8,6 +8,7 @@
 // bits.hpp (a biased compare: up-rate off by 2^-B), and the Threefry rotation 13 -> 12.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -221,6 +222,87 @@ TEST(Stochastic, ThreadCountAndSeedInvariance) {
     const QTensor d = quantize(f, x.data(), rows, cols, o);
     EXPECT_NE(a.codes, d.codes) << format_info(f).name << ": another stream, other bits";
   }
+}
+
+// Values that reach every path of the element loops: zeros of both signs, FP32 subnormals, block
+// maxima far above the rest (elements far below the quantum), ties of the grid, +-Inf/NaN
+// (MX/HiF4: NaN/Inf blocks) and a wide exponent spread.
+std::vector<float> hostile(size_t n, uint64_t seed, bool finite) {
+  ref::Gen g(seed);
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t kind = static_cast<uint32_t>(g.next() % 16);
+    uint32_t b = (g.u32() & 0x807FFFFFu) | ((100 + static_cast<uint32_t>(g.next() % 60)) << 23);
+    if (kind == 0) b &= 0x80000000u;                                  // +-0
+    if (kind == 1) b &= 0x807FFFFFu;                                  // subnormal
+    if (kind == 2) b = (b & 0x80000000u) | 0x3F400000u;               // 0.75: a grid midpoint at scale 1
+    if (kind == 3) b = (b & 0xFF800000u) | 0x00400000u;               // 1.5 x 2^e
+    if (kind == 4 && !finite && g.next() % 64 == 0) b = (g.next() & 1) ? 0x7F800000u : 0x7FC00000u;
+    if (kind == 5) b = (b & 0x807FFFFFu) | (static_cast<uint32_t>(g.next() % 254 + 1) << 23);  // any exponent
+    x[i] = bits_f32(b);
+  }
+  return x;
+}
+
+TEST(Stochastic, FastBlockQuantizersMatchTheReference) {
+  const size_t rows = 24, cols = 192;
+  for (QdqIsa isa : {QdqIsa::portable, QdqIsa::avx2}) {
+    if (isa == QdqIsa::avx2 && !qdq_fast_cpu_has_avx2()) continue;
+    qdq_fast_set_isa(isa);
+    for (Format f : {Format::hif4, Format::nvfp4, Format::mxfp4, Format::mxfp8_e4m3, Format::mxfp8_e5m2})
+      for (unsigned bits : {1u, 4u, 8u, 23u, 30u, 32u})
+        for (int variant = 0; variant < 3; ++variant) {
+          const std::vector<float> x = hostile(rows * cols, ref::test_seed() + 500 + bits * 7 + variant, f == Format::nvfp4);
+          QuantOptions o = sr_options(f, 77 + variant, bits);
+          o.nvfp4_tensor_scale = true;
+          if (f == Format::nvfp4 && variant == 1) o.nvfp4_recipe = NvfpRecipe::torchao;
+          if (f == Format::nvfp4 && variant == 2) o.nvfp4_2d = true;
+          if (f == Format::hif4 && variant == 1) o.hif4_compare = Hif4Compare::bf16_rounded;
+          const QTensor q = quantize(f, x.data(), rows, cols, o);
+          // The reference, block by block, with the same words.
+          const size_t blk = format_info(f).block, nb = cols / blk;
+          const SrStream st{o.seed, o.sr_stream, bits};
+          float amax = 0.0f;
+          for (float v : x) amax = std::max(amax, std::fabs(v));
+          const Nvfp4TensorScale ts = nvfp4_tensor_scale(amax, o.nvfp4_recipe);
+          size_t bad = 0;
+          for (size_t r = 0; r < rows; ++r)
+            for (size_t b = 0; b < nb; ++b) {
+              uint64_t w[64];
+              for (size_t k = 0; k < blk; ++k) w[k] = sr_rbits(st, r * cols + b * blk + k);
+              const float* src = x.data() + r * cols + b * blk;
+              uint8_t codes[64] = {}, scale = 0;
+              if (f == Format::hif4) {
+                Hif4Options h;
+                h.element_rounding = Rounding::stochastic;
+                h.compare = o.hif4_compare;
+                h.rbits = w;
+                const Hif4Unit u = hif4_quantize(src, h);
+                bad += !(u == q.hif4_unit(r, b));
+                continue;
+              }
+              if (f == Format::nvfp4) {
+                float tile = -1.0f;
+                if (o.nvfp4_2d) {
+                  tile = 0.0f;
+                  for (size_t rr = r / 16 * 16; rr < std::min(rows, r / 16 * 16 + 16); ++rr)
+                    for (size_t k = 0; k < 16; ++k) tile = std::max(tile, std::fabs(x[rr * cols + b * 16 + k]));
+                }
+                nvfp4_quantize_block(src, blk, ts, o.nvfp4_recipe, codes, scale, w, tile);
+              } else {
+                MxOptions m;
+                m.rounding = Rounding::stochastic;
+                m.rbits = w;
+                mx_quantize_block(*format_traits(f).minifloat, src, blk, m, codes, scale);
+              }
+              bad += scale != q.scales[r * nb + b];
+              for (size_t k = 0; k < blk; ++k) bad += codes[k] != q.codes[r * q.padded_cols + b * blk + k];
+            }
+          EXPECT_EQ(bad, 0u) << format_info(f).name << " B " << bits << " variant " << variant << " "
+                             << qdq_isa_name(isa);
+        }
+  }
+  qdq_fast_set_isa(QdqIsa::automatic);
 }
 
 TEST(Stochastic, BadBitCountIsRefused) {

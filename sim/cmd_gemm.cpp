@@ -54,6 +54,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const size_t M = A.shape[0], K = A.shape[1], N = B.shape[0];
   if (B.shape[1] != K)
     throw Error(p.get("b"), "shape", "K mismatch: A is " + io::shape_str(A.shape) + ", B is " + io::shape_str(B.shape));
+  fmt::validate_rht(spec.rht, K, p.get("a") + " and " + p.get("b"));
   fmt::check_representable(*f, A.f32.data(), M, K, p.get("a"));
   fmt::check_representable(*f, B.f32.data(), N, K, p.get("b"));
   r.A = {A.f32.data(), M, K};

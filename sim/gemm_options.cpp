@@ -13,6 +13,10 @@ void add_gemm_options(ArgParser& p) {
   p.option("hif8-lanes", "N", "HiF8 dot-product width: 16 | 32 | 64", std::string("64"));
   p.option("kernel", "K", "auto | portable | avx2 | avx512 | reference (all give the same bits; auto: HIFSIM_KERNEL, else the fastest this CPU runs)",
            std::string("auto"));
+  p.option("rht", "N", "random Hadamard transform of both operands along K in blocks of N: 0 (off) | 16 | 32 | 64",
+           std::string("0"));
+  p.option("rht-seed", "S", "seed of the Hadamard sign vector (docs/training.md)", std::string("0"));
+  p.option("rht-signs", "R", "Hadamard signs: random (from --rht-seed) | none (plain Hadamard)", std::string("random"));
   add_quant_options(p);
 }
 
@@ -37,6 +41,12 @@ dp::GemmSpec read_gemm_options(const ArgParser& p, fmt::Format f) {
       else throw Error("command line", "--align-policy", "'" + v + "' is not trunc or sticky");
     }
   }
+  s.rht.n = static_cast<unsigned>(p.get_int("rht", 0, 64));
+  s.rht.seed = p.get_u64("rht-seed");
+  const std::string signs = p.get("rht-signs");
+  if (signs == "none") s.rht.signs = fmt::RhtSigns::none;
+  else if (signs != "random") throw Error("command line", "--rht-signs", "'" + signs + "' is not random or none");
+  fmt::validate_rht(s.rht, s.rht.n, "--rht");  // the size alone; K is checked against it per GEMM
   s.kernel = dp::parse_gemm_kernel(p.get("kernel"));
   dp::validate(s);
   return s;

@@ -24,6 +24,8 @@ void read_common(const ArgParser& p, fmt::QuantOptions& o) {
   }
   o.saturate = p.is_set("saturate");
   o.seed = p.get_u64("seed");
+  o.sr_bits = static_cast<unsigned>(p.get_int("sr-bits", 1, 32));
+  o.sr_stream = static_cast<uint32_t>(p.get_int("sr-stream", 0, 0xFFFFFFFEll));
   o.hybrid_strict = one_of_two(p, "hybrid-compare", "ge", false, "gt", true);
   o.hybrid_threshold =
       one_of_two(p, "hybrid-threshold", "input", fmt::HybridThreshold::input, "seeded", fmt::HybridThreshold::seeded);
@@ -36,7 +38,11 @@ void add_code_options(ArgParser& p) {
            "element rounding: rne | away | rz | stochastic | hybrid (default: the format's own: "
            "away for hif8/hif4/s1p2, rne otherwise)");
   p.flag("saturate", "hif8/fp8: overflow and Inf to +-max finite instead of Inf/NaN");
-  p.option("seed", "N", "seed of the stochastic-rounding stream (keyed by seed, format, flat index)", std::string("0"));
+  p.option("seed", "N", "seed of the stochastic-rounding stream (Threefry-2x32-20 keyed by seed, stream, flat index; "
+           "docs/training.md)", std::string("0"));
+  p.option("sr-bits", "B", "stochastic rounding: random bits per element, 1..32", std::string("8"));
+  p.option("sr-stream", "ID", "stochastic rounding: the tensor's stream id (gemm: A takes ID, B takes ID + 1)",
+           std::string("0"));
   p.option("hybrid-compare", "C", "hif8 hybrid rounding: round up iff F14 >= T14 (ge) or > (gt)", std::string("ge"));
   p.option("hybrid-threshold", "T",
            "hif8 hybrid rounding threshold T14: input (its own low 14 fraction bits, the published model) | "
@@ -51,6 +57,9 @@ void add_quant_options(ArgParser& p) {
   p.option("hif4-compare", "C", "hif4 level-2/3 threshold compare: exact | bf16 (PTO A6 golden)", std::string("exact"));
   p.option("hif4-inf", "I", "hif4 Inf inputs: saturate | nan", std::string("saturate"));
   p.option("mx-scale", "S", "MX shared-exponent rule: floor (OCP) | ceil", std::string("floor"));
+  p.flag("nvfp4-2d", "nvfp4: 16 x 16 blocks (one E4M3 scale per 16 rows x 16 columns, the weight recipe)");
+  p.option("nvfp4-tensor-scale", "on|off", "nvfp4: the FP32 per-tensor amax scale (off: single-level scaling)",
+           std::string("on"));
 }
 
 fmt::QuantOptions read_code_options(const ArgParser& p, fmt::Format f) {
@@ -67,6 +76,8 @@ fmt::QuantOptions read_quant_options(const ArgParser& p) {
   o.hif4_compare = one_of_two(p, "hif4-compare", "exact", fmt::Hif4Compare::exact, "bf16", fmt::Hif4Compare::bf16_rounded);
   o.hif4_inf_to_nan = one_of_two(p, "hif4-inf", "saturate", false, "nan", true);
   o.mx_scale_rule = one_of_two(p, "mx-scale", "floor", fmt::MxScaleRule::floor, "ceil", fmt::MxScaleRule::ceil);
+  o.nvfp4_2d = p.is_set("nvfp4-2d");
+  o.nvfp4_tensor_scale = one_of_two(p, "nvfp4-tensor-scale", "on", true, "off", false);
   return o;
 }
 

@@ -138,9 +138,14 @@ std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, 
 
 std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s) {
   validate(s);
-  const fmt::QTensor qa = quantize_operand(A, M, K, s);
-  const fmt::QTensor qb = quantize_operand(B, N, K, s);
-  return gemm_quantized(qa, qb, s);
+  fmt::validate_rht(s.rht, K, "gemm");
+  GemmSpec sb = s;
+  sb.quant.sr_stream = s.quant.sr_stream + 1;  // B's own stream: A and B never share random bits
+  if (!s.rht.on()) return gemm_quantized(quantize_operand(A, M, K, s), quantize_operand(B, N, K, sb), s);
+  std::vector<float> ha(M * K), hb(N * K);
+  fmt::rht_rows(s.rht, A, ha.data(), M, K, s.threads);
+  fmt::rht_rows(s.rht, B, hb.data(), N, K, s.threads);
+  return gemm_quantized(quantize_operand(ha.data(), M, K, s), quantize_operand(hb.data(), N, K, sb), s);
 }
 
 }  // namespace hifsim::dp

@@ -11,6 +11,7 @@
 
 #include "datapath/accumulator.hpp"
 #include "datapath/aligned_dot.hpp"
+#include "formats/hadamard.hpp"
 #include "formats/tensor.hpp"
 
 namespace hifsim::dp {
@@ -34,6 +35,7 @@ struct GemmSpec {
   int hif8_lanes = 64;       // N of the HiF8 dot unit: 16, 32 or 64
   unsigned threads = 0;      // 0 = all hardware threads
   GemmKernel kernel = GemmKernel::automatic;
+  fmt::RhtSpec rht;          // random Hadamard transform of both operands along K (gemm() only)
 };
 
 // Elements per dot-product unit call along K (hif4/nvfp4/mxfp4/bf16 64, mxfp8/fp8 32, hif8 N).
@@ -76,7 +78,8 @@ std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, 
 // for large results use this with a gemm_buffer.hpp Buffer).
 void gemm_quantized_into(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, float* C,
                          GemmRunInfo* info = nullptr);
-// Quantizes A and B (with s.quant) and runs gemm_quantized.
+// Transforms A and B with s.rht (when on), quantizes them (with s.quant; under stochastic rounding
+// A takes stream s.quant.sr_stream and B the next one, docs/training.md) and runs gemm_quantized.
 std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s);
 
 // The FP32 epilogue of a format: NVFP4 multiplies by alpha = fl(sA * sB); others return acc.

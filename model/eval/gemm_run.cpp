@@ -4,6 +4,7 @@
 
 #include "datapath/arc.hpp"
 #include "datapath/gemm_stats.hpp"
+#include "util/error.hpp"
 #include "util/json.hpp"
 
 namespace hifsim::eval {
@@ -38,6 +39,8 @@ std::string stats_json(const GemmRequest& r, const GemmOutcome& o) {
 GemmOutcome run_gemm(const GemmRequest& r) {
   GemmOutcome o;
   const size_t M = r.A.rows, K = r.A.cols, N = r.B.rows;
+  if (r.spec.rht.on() && (r.arc || r.residual.kind != dp::ResidualKind::none))
+    throw Error("command line", "--rht", "cannot be combined with --residual or --arc");
   const auto t0 = std::chrono::steady_clock::now();
   if (r.arc) {
     const Matrix& cal = r.calibration.data ? r.calibration : r.A;

@@ -59,22 +59,26 @@ inline int f32_floor_log2(uint32_t bits) {
   return se.exp + 23;
 }
 
+// The stochastic-rounding decision (docs/training.md): F is the discarded part as a left-aligned
+// 64-bit fraction (truncated), w the element's random word (formats/stochastic.hpp sr_word).
+// Round up iff F + w carries out of 64 bits. Every codec's stochastic path goes through here.
+inline bool sr_round_up(uint64_t frac64, uint64_t w) { return frac64 + w < frac64; }
+
 // Rounds the non-negative integer `v` right by `s` bits (s >= 0) with `mode`.
-// For Rounding::stochastic the caller passes `rbits`, 64 uniform random bits U: the result
-// rounds up iff U / 2^64 < (discarded bits) / 2^s exactly, i.e. with probability equal to the
-// discarded fraction (for s <= 64: the top s bits of U, as an integer, < the discarded bits).
+// For Rounding::stochastic the caller passes `rbits`, the element's random word left-aligned in
+// 64 bits (formats/stochastic.hpp sr_word: r << (64 - B)): the result rounds up iff F + rbits
+// carries out of 64 bits, F = the discarded bits as a left-aligned 64-bit fraction (bits beyond
+// 64 dropped). With B random bits that is T + r >= 2^B, T = the top B discarded bits
+// (docs/training.md, "Stochastic rounding").
 // nearest_away: ties away from zero; nearest_even: ties to even; toward_zero: truncate.
 inline uint64_t round_shift_right(uint64_t v, int s, Rounding mode, uint64_t rbits = 0) {
   if (s <= 0) return v << (-s);
   if (s >= 64) {
     // Everything is discarded; only a round-up can give 1.
     if (mode == Rounding::stochastic) {
-      // Round up iff U = rbits / 2^64 < v / 2^s, i.e. rbits < v / 2^t with t = s - 64 >= 0;
-      // for an integer rbits that is rbits < ceil(v / 2^t).
-      if (v == 0) return 0;
-      const int t = s - 64;
-      const uint64_t c = t >= 64 ? 1 : (v >> t) + ((t > 0 && (v & ((uint64_t{1} << t) - 1))) ? 1 : 0);
-      return rbits < c ? 1 : 0;
+      // Everything discarded: F = v >> (s - 64) (v < 2^64, so s >= 128 leaves F = 0).
+      const uint64_t frac = s - 64 >= 64 ? 0 : v >> (s - 64);
+      return sr_round_up(frac, rbits) ? 1 : 0;
     }
     if (s > 64) return 0;  // v < 2^64 = 2^s / 2^(s-64) <= half: below the midpoint
     uint64_t half64 = uint64_t{1} << 63;
@@ -95,8 +99,8 @@ inline uint64_t round_shift_right(uint64_t v, int s, Rounding mode, uint64_t rbi
     case Rounding::toward_zero:
       break;
     case Rounding::stochastic: {
-      uint64_t r = rbits >> (64 - s);
-      if (r < rem) ++q;
+      const uint64_t frac = rem << (64 - s);  // left-aligned discarded fraction (0 < s < 64)
+      if (sr_round_up(frac, rbits)) ++q;
       break;
     }
     case Rounding::hybrid:  // hybrid is resolved by the HiF8 codec before reaching here
@@ -116,6 +120,13 @@ inline uint16_t bf16_from_f32_rne(uint32_t b) {
 inline uint16_t bf16_from_f32_rz(uint32_t b) {
   if (f32_is_nan(b)) return static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7FC0u);
   return static_cast<uint16_t>(b >> 16);
+}
+// Stochastic (docs/training.md): round up iff (low 16 bits << 48) + rbits carries out of 64
+// bits; a carry past the largest finite value gives Inf. Inf stays Inf (its low bits are 0).
+inline uint16_t bf16_from_f32_sr(uint32_t b, uint64_t rbits) {
+  if (f32_is_nan(b)) return static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7FC0u);
+  const uint64_t frac = static_cast<uint64_t>(b & 0xFFFFu) << 48;
+  return static_cast<uint16_t>((b >> 16) + (sr_round_up(frac, rbits) ? 1u : 0u));
 }
 inline uint16_t bf16_from_float(float f) { return bf16_from_f32_rne(f32_bits(f)); }
 inline float bf16_to_float(uint16_t h) { return bits_f32(static_cast<uint32_t>(h) << 16); }

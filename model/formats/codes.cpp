@@ -7,6 +7,7 @@
 #include "formats/minifloat.hpp"
 #include "formats/s1p2.hpp"
 #include "formats/scales.hpp"
+#include "formats/stochastic.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
@@ -61,15 +62,22 @@ void validate_code_options(Format f, const QuantOptions& o) {
   if (!(code_roundings(f) & rbit(r)))
     throw Error("--rounding", rounding_name(r),
                 std::string("not supported by ") + format_info(f).name + " (supported: " + rounding_list(code_roundings(f)) + ")");
+  if (r == R::stochastic) validate_sr_bits(o.sr_bits);
   if (o.saturate && !code_has_saturate(f))
     throw Error("--saturate", format_info(f).name, "has no overflow choice; leave --saturate out");
 }
 
 uint16_t encode_code(Format f, float x, R r, const QuantOptions& o, uint64_t index) {
-  const uint64_t rbits =
-      (r == R::stochastic || (r == R::hybrid && o.hybrid_threshold == HybridThreshold::seeded))
-          ? counter_random(o.seed, static_cast<uint64_t>(f), index)
-          : 0;
+  // Stochastic: the element's word of the training stream (formats/stochastic.hpp). The seeded
+  // hybrid threshold keeps its own 64-bit draw (docs/formats.md, HiF8 hybrid rounding).
+  const uint64_t rbits = r == R::stochastic ? sr_rbits(SrStream{o.seed, o.sr_stream, o.sr_bits}, index)
+                         : (r == R::hybrid && o.hybrid_threshold == HybridThreshold::seeded)
+                             ? counter_random(o.seed, static_cast<uint64_t>(f), index)
+                             : 0;
+  return encode_code_with(f, x, r, o, rbits);
+}
+
+uint16_t encode_code_with(Format f, float x, R r, const QuantOptions& o, uint64_t rbits) {
   switch (f) {
     case Format::hif8: {
       Hif8Encode e;
@@ -92,6 +100,7 @@ uint16_t encode_code(Format f, float x, R r, const QuantOptions& o, uint64_t ind
       return minifloat_encode(s, x, e);
     }
     case Format::bf16:
+      if (r == R::stochastic) return bf16_from_f32_sr(f32_bits(x), rbits);
       return r == R::toward_zero ? bf16_from_f32_rz(f32_bits(x)) : bf16_from_f32_rne(f32_bits(x));
     case Format::s1p2: return s1p2_encode(x, r);
     case Format::e6m2: return e6m2_encode(x);

@@ -27,6 +27,9 @@ void validate_code_options(Format f, const QuantOptions& o);
 // One code. `index` keys the stochastic-rounding stream (counter_random(seed, format, index)),
 // so the result depends only on (seed, format, index, x) and never on threads or order.
 uint16_t encode_code(Format f, float x, Rounding r, const QuantOptions& o, uint64_t index);
+// The same with the element's random word given (the stochastic word of sr_rbits, or the hybrid
+// draw): what encode_code computes from `index` first.
+uint16_t encode_code_with(Format f, float x, Rounding r, const QuantOptions& o, uint64_t rbits);
 float decode_code(Format f, uint16_t code);
 
 // n values; multithreaded (o.threads), results independent of the thread count. Throws

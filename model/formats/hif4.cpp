@@ -5,6 +5,7 @@
 
 #include "formats/bits.hpp"
 #include "formats/scales.hpp"
+#include "formats/stochastic.hpp"
 
 namespace hifsim::fmt {
 
@@ -82,7 +83,16 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
   // Steps 8-11: scaled elements rounded to quarters, saturated at 7/4, sign s = (x < 0).
   for (int k = 0; k < 64; ++k) {
     const double y4 = std::ldexp(mag[k] * rec, 2 - e8[k >> 3] - e16[k >> 2]);  // 4y, exact
-    double m = (o.element_rounding == Rounding::nearest_even) ? std::nearbyint(y4) : std::floor(y4 + 0.5);
+    double m;
+    if (o.element_rounding == Rounding::stochastic) {
+      // 4|y| = floor + fraction (exact in double); the fraction left-aligned in 64 bits and
+      // truncated is F of docs/training.md. At or above 7 the result saturates anyway.
+      const double fl = std::floor(y4);
+      const uint64_t frac = y4 >= 7.0 ? 0 : static_cast<uint64_t>(std::ldexp(y4 - fl, 64));
+      m = y4 >= 7.0 ? 7.0 : fl + (sr_round_up(frac, o.rbits ? o.rbits[k] : 0) ? 1.0 : 0.0);
+    } else {
+      m = (o.element_rounding == Rounding::nearest_even) ? std::nearbyint(y4) : std::floor(y4 + 0.5);
+    }
     if (m > 7.0) m = 7.0;
     const bool neg = (x[k] & 0x8000) && (x[k] & 0x7FFF);
     u.nib[k] = static_cast<uint8_t>((neg ? 8 : 0) | static_cast<int>(m));

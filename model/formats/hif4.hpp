@@ -28,6 +28,9 @@ struct Hif4Options {
   Rounding element_rounding = Rounding::nearest_away;  // or nearest_even (PTO A6)
   Hif4Compare compare = Hif4Compare::exact;
   bool inf_to_nan = false;  // default: +-Inf saturates (OFF); option: Inf makes the unit NaN
+  // Rounding::stochastic: the 64 elements' random words (formats/stochastic.hpp sr_word); the
+  // scaled magnitude 4|y| rounds up iff its left-aligned fraction plus the word carries.
+  const uint64_t* rbits = nullptr;
 };
 
 // The reciprocal of the level-1 scale, REC = RNE_bf16(1 / value(e6m2)), as a 4-entry mantissa

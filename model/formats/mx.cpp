@@ -64,6 +64,7 @@ void mx_quantize_block(const MiniFloatSpec& elem, const float* x, size_t n, cons
       codes[i] = neg ? static_cast<uint8_t>(1u << elem.sign_bit()) : 0;
       continue;
     }
+    if (o.rbits) enc.rbits = o.rbits[i];
     codes[i] = minifloat_encode_sigexp(elem, neg, se.sig, se.exp - shared, enc);
   }
 }

@@ -19,6 +19,7 @@ enum class MxScaleRule {
 struct MxOptions {
   Rounding rounding = Rounding::nearest_even;  // OCP recommendation and hardware; nearest_away = microxcaling
   MxScaleRule scale_rule = MxScaleRule::floor;
+  const uint64_t* rbits = nullptr;  // Rounding::stochastic: one random word per element (sr_word)
 };
 
 // Largest exponent of the element format's normal range (E2M1 2, E4M3 8, E5M2 15).

@@ -33,10 +33,19 @@ Nvfp4TensorScale nvfp4_tensor_scale(float amax, NvfpRecipe recipe) {
 }
 
 void nvfp4_quantize_block(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
-                          uint8_t& scale) {
+                          uint8_t& scale, const uint64_t* rbits, float block_amax) {
   float bmax = 0.0f;
   for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
+  if (block_amax >= 0.0f) bmax = block_amax;
   const MiniFloatEncode enc = rne_sat();
+  // The elements' encoder: RNE + satfinite, or stochastic + satfinite (cvt.rs) with word i.
+  auto elem = [&](float v, size_t i) {
+    if (!rbits) return minifloat_encode(kE2M1, v, enc);
+    MiniFloatEncode s = enc;
+    s.rounding = Rounding::stochastic;
+    s.rbits = rbits[i];
+    return minifloat_encode(kE2M1, v, s);
+  };
   if (recipe == NvfpRecipe::te) {
     // sf = block_amax * (S_enc * (1/6)) in this order, in FP32.
     const float sf = std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX);
@@ -44,14 +53,14 @@ void nvfp4_quantize_block(const float* x, size_t n, const Nvfp4TensorScale& ts, 
     // Multiply by the reciprocal (TE never divides per element); 1/0 -> Inf -> FLT_MAX.
     const float e = std::min(1.0f / (minifloat_decode(kE4M3, scale) * ts.decode), FLT_MAX);
     for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i)
-      codes[i] = i < n ? minifloat_encode(kE2M1, x[i] * e, enc) : 0;
+      codes[i] = i < n ? elem(x[i] * e, i) : 0;
   } else {
     const float block_scale = bmax / 6.0f;
     const float s = std::clamp(block_scale / ts.decode, 0x1p-9f, 448.0f);
     scale = minifloat_encode(kE4M3, s, enc);
     const float total = ts.decode * minifloat_decode(kE4M3, scale);
     for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i)
-      codes[i] = i < n ? minifloat_encode(kE2M1, std::clamp(x[i] / total, -6.0f, 6.0f), enc) : 0;
+      codes[i] = i < n ? elem(std::clamp(x[i] / total, -6.0f, 6.0f), i) : 0;
   }
 }
 

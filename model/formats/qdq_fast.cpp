@@ -548,7 +548,7 @@ bool handled(Format f, Rounding r, const QuantOptions& o) {
       return r == Rounding::nearest_even || r == Rounding::nearest_away;
     case Format::mxfp4: case Format::mxfp8_e4m3: case Format::mxfp8_e5m2:
       return (r == Rounding::nearest_even || r == Rounding::nearest_away) && o.mx_scale_rule == MxScaleRule::floor;
-    case Format::nvfp4: return r == Rounding::nearest_even;
+    case Format::nvfp4: return r == Rounding::nearest_even && !o.nvfp4_2d && o.nvfp4_tensor_scale;
     case Format::hif4:
       return (r == Rounding::nearest_even || r == Rounding::nearest_away) && o.hif4_compare == Hif4Compare::exact &&
              !o.hif4_inf_to_nan;

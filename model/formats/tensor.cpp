@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "formats/bits.hpp"
@@ -9,6 +10,8 @@
 #include "formats/hif8.hpp"
 #include "formats/minifloat.hpp"
 #include "formats/qdq_fast.hpp"
+#include "formats/qdq_stochastic.hpp"
+#include "formats/stochastic.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
@@ -28,6 +31,18 @@ float decode_elementwise(Format f, uint16_t c) {
     case Format::bf16: return bf16_to_float(c);
     default: return 0.0f;
   }
+}
+
+// NVFP4 16 x 16 blocks: the amax of every tile of 16 rows x 16 columns (the last tiles partial).
+std::vector<float> nvfp4_tile_amax(const float* x, size_t rows, size_t cols) {
+  const size_t nb = (cols + kNvfp4Block - 1) / kNvfp4Block, nr = (rows + kNvfp4Block - 1) / kNvfp4Block;
+  std::vector<float> t(nr * nb, 0.0f);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) {
+      float& m = t[(r / kNvfp4Block) * nb + c / kNvfp4Block];
+      m = std::max(m, std::fabs(x[r * cols + c]));
+    }
+  return t;
 }
 
 }  // namespace
@@ -58,6 +73,9 @@ void validate_options(Format f, const QuantOptions& o) {
       if (info.roundings & (1u << i)) ok += std::string(ok.empty() ? "" : ", ") + rounding_name(static_cast<Rounding>(i));
     throw Error("--rounding", rounding_name(r), std::string("not supported by ") + info.name + " (supported: " + ok + ")");
   }
+  if (r == Rounding::stochastic) validate_sr_bits(o.sr_bits);
+  if ((o.nvfp4_2d || !o.nvfp4_tensor_scale) && f != Format::nvfp4)
+    throw Error(o.nvfp4_2d ? "--nvfp4-2d" : "--nvfp4-tensor-scale", info.name, "is an nvfp4 option; leave it out");
   if (o.saturate && !info.saturate_option)
     throw Error("--saturate", info.name,
                 "has no overflow choice (it always saturates or cannot overflow); leave --saturate out");
@@ -89,6 +107,26 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
   q.codes.assign(rows * q.padded_cols, 0);
   const Rounding r = element_rounding(f, o);
 
+  const bool sr = r == Rounding::stochastic;
+  const SrStream stream{o.seed, o.sr_stream, o.sr_bits};
+  if (sr && rows * cols > sr_max_elements(o.sr_bits))
+    throw Error("input", std::to_string(rows) + " x " + std::to_string(cols),
+                "more elements than one stochastic-rounding stream covers (2^32 groups of 64 / --sr-bits)");
+  if (blk == 1 && sr) {
+    // The words of a whole chunk at once (vectorised), then the codec; bf16 inline.
+    parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
+      uint64_t w[1024];
+      for (size_t c = b; c < e; c += 1024) {
+        const size_t n = std::min<size_t>(1024, e - c);
+        sr_fill(stream, c, n, w);
+        if (f == Format::bf16)
+          for (size_t i = 0; i < n; ++i) q.codes[c + i] = bf16_from_f32_sr(f32_bits(x[c + i]), w[i]);
+        else
+          for (size_t i = 0; i < n; ++i) q.codes[c + i] = encode_code_with(f, x[c + i], r, o, w[i]);
+      }
+    }, 4096);
+    return q;
+  }
   if (blk == 1) {
     parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
       for (size_t i = b; i < e; ++i) q.codes[i] = encode_code(f, x[i], r, o, i);
@@ -102,12 +140,14 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
     q.l3.assign(rows * nblk, 0);
   }
   Nvfp4TensorScale ts;
+  std::vector<float> tile_amax;  // nvfp4 16 x 16 blocks: amax of tile (row / 16, block)
   if (f == Format::nvfp4) {
     float amax = 0.0f;
     for (size_t i = 0; i < rows * cols; ++i) amax = std::max(amax, std::fabs(x[i]));
-    ts = nvfp4_tensor_scale(amax, o.nvfp4_recipe);
+    if (o.nvfp4_tensor_scale) ts = nvfp4_tensor_scale(amax, o.nvfp4_recipe);
     q.tensor_scale = ts.decode;
     q.tensor_encode = ts.encode;
+    if (o.nvfp4_2d) tile_amax = nvfp4_tile_amax(x, rows, cols);
   }
   Hif4Options h;
   h.element_rounding = r;
@@ -120,24 +160,50 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
   parallel_for(rows * nblk, o.threads, [&](size_t b, size_t e) {
     float buf[64];
     uint8_t codes[64];
+    // Stochastic: the random words of this chunk's part of a row, filled once per row (vectorised)
+    // and keyed by the flat element index; rb points at the current block's words.
+    std::vector<uint64_t> row_words;
+    size_t words_row = SIZE_MAX, words_c0 = 0;
+    const uint64_t* rb = nullptr;
+    Hif4Options hb = h;
+    MxOptions mb = mo;
     for (size_t bi = b; bi < e; ++bi) {
       const size_t row = bi / nblk, c0 = (bi % nblk) * blk;
       const size_t n = std::min(blk, cols - std::min(cols, c0));
       const float* src = x + row * cols + c0;
       uint16_t* dst = q.codes.data() + row * q.padded_cols + c0;
+      if (sr) {
+        if (row != words_row) {
+          const size_t c1 = std::min(cols, (std::min(e, (row + 1) * nblk) - row * nblk) * blk);
+          row_words.resize(c1 - c0);
+          sr_fill(stream, row * cols + c0, c1 - c0, row_words.data());
+          words_row = row;
+          words_c0 = c0;
+        }
+        rb = row_words.data() + (c0 - words_c0);
+        hb.rbits = mb.rbits = rb;
+      }
       if (f == Format::hif4) {
         std::memset(buf, 0, sizeof buf);
         std::memcpy(buf, src, n * sizeof(float));
-        const Hif4Unit u = hif4_quantize_fast(buf, h);  // = hif4_quantize (qdq_fast.hpp)
+        const Hif4Unit u = sr ? hif4_quantize_sr(buf, hb, o.sr_bits)  // = hif4_quantize (qdq_stochastic.hpp)
+                              : hif4_quantize_fast(buf, hb);           // = hif4_quantize (qdq_fast.hpp)
         q.scales[bi] = u.e6m2;
         q.l2[bi] = u.e1_8;
         q.l3[bi] = u.e1_16;
         for (size_t k = 0; k < blk; ++k) dst[k] = u.nib[k];
       } else if (f == Format::nvfp4) {
-        nvfp4_quantize_block_fast(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);  // = nvfp4_quantize_block
+        const float tile = o.nvfp4_2d ? tile_amax[(row / kNvfp4Block) * nblk + bi % nblk] : -1.0f;
+        if (sr)
+          nvfp4_quantize_block_sr(src, n, ts, o.nvfp4_recipe, rb, o.sr_bits, tile, codes, q.scales[bi]);
+        else if (o.nvfp4_2d)
+          nvfp4_quantize_block(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi], nullptr, tile);
+        else
+          nvfp4_quantize_block_fast(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);  // = nvfp4_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       } else {
-        mx_quantize_block_fast(*element_spec(f), src, n, mo, codes, q.scales[bi]);  // = mx_quantize_block
+        if (sr) mx_quantize_block_sr(*element_spec(f), src, n, mb, o.sr_bits, codes, q.scales[bi]);
+        else mx_quantize_block_fast(*element_spec(f), src, n, mb, codes, q.scales[bi]);  // = mx_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       }
     }

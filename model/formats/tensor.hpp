@@ -25,7 +25,11 @@ struct QuantOptions {
   std::optional<Rounding> rounding;  // element rounding; unset = the format's default
   bool saturate = false;             // hif8, fp8: overflow to +-max finite instead of Inf/NaN
   uint64_t seed = 0;                 // stochastic rounding stream (counter-based, thread-invariant)
+  unsigned sr_bits = 8;              // random bits per element B (formats/stochastic.hpp), 1..32
+  uint32_t sr_stream = 0;            // the tensor's stream id (docs/training.md)
   NvfpRecipe nvfp4_recipe = NvfpRecipe::te;
+  bool nvfp4_2d = false;             // nvfp4: 16 x 16 blocks (one amax per 16 rows x 16 columns)
+  bool nvfp4_tensor_scale = true;    // nvfp4: the FP32 per-tensor amax scale (off: 1, single level)
   Hif4Compare hif4_compare = Hif4Compare::exact;
   bool hif4_inf_to_nan = false;
   MxScaleRule mx_scale_rule = MxScaleRule::floor;

@@ -77,9 +77,11 @@ inline double round_between(double a, double lo, double hi, Mode m, uint64_t rbi
       return std::fmod(n, 2.0) == 0.0 ? lo : hi;
     }
     case Mode::sr: {
-      // up iff U < (a - lo) / (hi - lo), U = rbits / 2^64, compared exactly in long double.
+      // up iff F + rbits >= 2^64, F = floor(2^64 (a - lo) / (hi - lo)) (docs/training.md; the
+      // spacing hi - lo is a power of two, so the long double quotient is exact).
       const long double frac = static_cast<long double>(dl) / static_cast<long double>(hi - lo);
-      return static_cast<long double>(rbits) < std::ldexp(frac, 64) ? hi : lo;
+      const uint64_t F = static_cast<uint64_t>(std::floor(std::ldexp(frac, 64)));
+      return rbits != 0 && F >= uint64_t{0} - rbits ? hi : lo;
     }
     default: return lo;
   }

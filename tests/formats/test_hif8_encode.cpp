@@ -181,14 +181,14 @@ TEST(Hif8Encode, StochasticRoundingAtBoundaries) {
       c.check(b);
     }
   }
-  // Split points: for x = lo + f (hi - lo), U < f rounds up. U = f * 2^64 exactly is the first
-  // value that rounds down.
+  // Split points: for x = lo + f (hi - lo), F = f * 2^64 and the word R rounds up iff F + R
+  // carries (docs/training.md): R = 2^64 - F is the first value that rounds up.
   const auto& grid = ref::hif8_grid().grid;
   for (size_t i = 1; i + 1 < grid.size(); ++i) {
     const double lo = grid[i], hi = grid[i + 1];
-    const double x = lo + (hi - lo) * 0.25;  // f = 1/4: split at 2^62
+    const double x = lo + (hi - lo) * 0.25;  // f = 1/4: split at 2^64 - 2^62
     const uint32_t xb = ref::bits(static_cast<float>(x));
-    for (uint64_t rb : {(uint64_t{1} << 62) - 1, uint64_t{1} << 62}) {
+    for (uint64_t rb : {(uint64_t{3} << 62) - 1, uint64_t{3} << 62}) {
       c.r.rbits = rb;
       c.check(xb);
     }

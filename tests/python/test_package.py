@@ -26,6 +26,10 @@ QUANT_VARIANTS = [
     ("hif8", {}), ("hif8", {"rounding": "hybrid"}), ("hif8", {"saturate": True}),
     ("fp8-e4m3", {}), ("fp8-e4m3", {"saturate": True}), ("fp8-e5m2", {"rounding": "rz"}),
     ("bf16", {}), ("bf16", {"rounding": "rz"}),
+    # stochastic rounding of every block format, the bit count, the NVFP4 weight options (docs/training.md)
+    ("hif4", {"rounding": "stochastic", "seed": 3, "sr_bits": 4}), ("nvfp4", {"rounding": "stochastic", "seed": 3}),
+    ("mxfp4", {"rounding": "stochastic", "seed": 5, "sr_stream": 9}), ("bf16", {"rounding": "stochastic", "seed": 1}),
+    ("nvfp4", {"nvfp4_2d": True}), ("nvfp4", {"nvfp4_tensor_scale": "off"}),
 ]
 
 

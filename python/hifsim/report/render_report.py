@@ -14,6 +14,8 @@ REPORT_DIR/plots/*.png and *.svg:
   underflow            fraction of nonzero activations that quantize to zero, per format
   residual_gain        SQNR gain of each correction over the plain format
   perplexity           model-level perplexity per format and correction (when measured)
+  training_loss        stories260K loss curves per recipe (when REPORT_DIR/data/training/<recipe>/loss.csv
+                       exist: `bash scripts/train_recipes.sh build/bin/hifsim REPORT_DIR/data/training`)
 """
 import argparse
 import base64
@@ -289,6 +291,50 @@ def plot_perplexity(p, ppl):
            "bit-exact GEMM engine (hatched).")
 
 
+def read_training(data):
+    """{recipe: loss.csv rows} from data/training/<recipe>/loss.csv (scripts/train_recipes.sh)."""
+    d = os.path.join(data, "training")
+    runs = {}
+    for r in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        rows = read_csv(os.path.join(d, r, "loss.csv"))
+        if rows:
+            runs[r] = rows
+    if "fp32" in runs:  # the baseline first
+        runs = {"fp32": runs.pop("fp32"), **runs}
+    return runs
+
+
+def plot_training(p, runs):
+    fig, ax = plt.subplots(figsize=(7.2, 3.8))
+    for r, rows in runs.items():
+        ax.plot([int(x["step"]) for x in rows], [float(x["loss"]) for x in rows], lw=1, label=r,
+                color=COLORS.get(r, "black" if r == "fp32" else None))
+    ax.set_xlabel("step")
+    ax.set_ylabel("training loss (nats/token)")
+    ax.set_title("stories260K trained through the bit-exact engines, per recipe")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    p.save(fig, "training_loss", "Training loss per step of `hifsim train` (same seed and batches for every recipe; "
+           "every linear-layer GEMM, fprop, dgrad and wgrad, through the recipe's bit-exact engine).")
+
+
+def training_table(runs):
+    final = {r: sum(float(x["loss"]) for x in rows[-10:]) / len(rows[-10:]) for r, rows in runs.items()}
+    base = final.get("fp32")
+
+    def mean_db(rows, key):
+        v = [float(x[key]) for x in rows if x[key] not in ("inf", "-inf", "nan")]
+        return f"{sum(v) / len(v):.1f}" if v else "exact"
+
+    out = ["| recipe | steps | final loss (mean of last 10) | gap vs fp32 | gradient SQNR vs FP32 shadow (dB) | "
+           "fprop / dgrad / wgrad SQNR (dB) |", "|---|---|---|---|---|---|"]
+    for r, rows in runs.items():
+        gap = "—" if base is None or r == "fp32" else f"{100 * (final[r] - base) / base:+.2f} %"
+        kinds = " / ".join(mean_db(rows, k + "_sqnr_db") for k in ("fprop", "dgrad", "wgrad"))
+        out.append(f"| {r} | {len(rows)} | {final[r]:.4f} | {gap} | {mean_db(rows, 'grad_sqnr_db')} | {kinds} |")
+    return "\n".join(out)
+
+
 def perplexity_tables(ppl):
     """The perplexity section: every run, then the bit-exact GEMM against fake quantization."""
     num = lambda d: (lambda v: "invalid" if invalid(v) else f"{v:.{d}f}")
@@ -427,6 +473,11 @@ def main(argv=None):
         plot_perplexity(p, ppl)
     else:
         missing.append("model-level perplexity (data/perplexity.json): not measured in this run")
+    training = read_training(data)
+    if training:
+        plot_training(p, training)
+    else:
+        missing.append("training (data/training/<recipe>/loss.csv): not run (scripts/train_recipes.sh)")
 
     f2 = lambda v: f"{float(v):.2f}"
     sections = [("Accuracy per format and correction",
@@ -472,6 +523,8 @@ def main(argv=None):
                            "docs/cost.md section 11).")))
     if ppl:
         sections.append(("Model-level perplexity", perplexity_tables(ppl)))
+    if training:
+        sections.append(("Training: stories260K loss gaps per recipe (docs/training.md)", training_table(training)))
     if dot_units:
         sections.append(("64-length dot-product units versus the HiF4 paper's claims", dot_units))
     else:

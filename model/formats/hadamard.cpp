@@ -1,0 +1,139 @@
+// Compiled with -ffp-contract=off (CMakeLists.txt): every add and multiply rounds on its own.
+#include "formats/hadamard.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "formats/bits.hpp"
+#include "formats/qdq_fast.hpp"
+#include "formats/stochastic.hpp"
+#include "util/error.hpp"
+#include "util/parallel.hpp"
+
+#define HIFSIM_AI inline __attribute__((always_inline))
+
+namespace hifsim::fmt {
+namespace {
+
+constexpr size_t kRows = 8;  // rows transformed side by side (one AVX2 register per element)
+
+// Rows r0 .. r0 + kRows - 1 (those < rows), block starting at column c0: the definition's three
+// steps with the rows as the vector lanes. Missing rows are computed on zeros and not stored.
+template <unsigned N>
+HIFSIM_AI void block8(const float* x, float* y, size_t rows, size_t cols, size_t r0, size_t c0, uint64_t signs,
+                      float c) {
+  float v[N][kRows];
+  for (unsigned j = 0; j < N; ++j) {
+    const uint32_t flip = ((signs >> j) & 1u) << 31;
+    for (size_t l = 0; l < kRows; ++l) {
+      const float a = r0 + l < rows ? x[(r0 + l) * cols + c0 + j] : 0.0f;
+      v[j][l] = bits_f32(f32_bits(a) ^ flip);
+    }
+  }
+  for (unsigned h = 1; h < N; h <<= 1)
+    for (unsigned i = 0; i < N; ++i) {
+      if (i & h) continue;
+      for (size_t l = 0; l < kRows; ++l) {
+        const float a = v[i][l], b = v[i + h][l];
+        v[i][l] = a + b;
+        v[i + h][l] = a - b;
+      }
+    }
+  for (unsigned j = 0; j < N; ++j)
+    for (size_t l = 0; l < kRows; ++l)
+      if (r0 + l < rows) y[(r0 + l) * cols + c0 + j] = v[j][l] * c;
+}
+
+template <unsigned N>
+HIFSIM_AI void rows_body(const float* x, float* y, size_t rows, size_t cols, size_t g0, size_t g1, uint64_t signs,
+                         float c) {
+  for (size_t g = g0; g < g1; ++g)
+    for (size_t c0 = 0; c0 < cols; c0 += N) block8<N>(x, y, rows, cols, g * kRows, c0, signs, c);
+}
+
+#define HIFSIM_RHT_VARIANTS(N)                                                                               \
+  __attribute__((target("avx2"))) void rows_avx2_##N(const float* x, float* y, size_t rows, size_t cols,    \
+                                                     size_t g0, size_t g1, uint64_t s, float c) {          \
+    rows_body<N>(x, y, rows, cols, g0, g1, s, c);                                                            \
+  }                                                                                                          \
+  void rows_portable_##N(const float* x, float* y, size_t rows, size_t cols, size_t g0, size_t g1, uint64_t s, \
+                         float c) {                                                                          \
+    rows_body<N>(x, y, rows, cols, g0, g1, s, c);                                                            \
+  }
+HIFSIM_RHT_VARIANTS(16)
+HIFSIM_RHT_VARIANTS(32)
+HIFSIM_RHT_VARIANTS(64)
+#undef HIFSIM_RHT_VARIANTS
+
+using RowsFn = void (*)(const float*, float*, size_t, size_t, size_t, size_t, uint64_t, float);
+RowsFn rows_fn(unsigned n, bool avx2) {
+  if (n == 16) return avx2 ? rows_avx2_16 : rows_portable_16;
+  if (n == 32) return avx2 ? rows_avx2_32 : rows_portable_32;
+  return avx2 ? rows_avx2_64 : rows_portable_64;
+}
+
+}  // namespace
+
+uint64_t rht_sign_bits(const RhtSpec& s) {
+  if (s.signs == RhtSigns::none) return 0;
+  const uint64_t w = threefry2x32_20(s.seed, 0, kRhtStream);
+  return s.n >= 64 ? w : w & ((uint64_t{1} << s.n) - 1);
+}
+
+float rht_scale(unsigned n) {
+  switch (n) {
+    case 16: return 0.25f;
+    case 32: return bits_f32(0x3E3504F3u);  // RNE_fp32(1/sqrt(32)) = 0.176776692...
+    case 64: return 0.125f;
+    default: return 1.0f;
+  }
+}
+
+void validate_rht(const RhtSpec& s, size_t cols, const std::string& what) {
+  if (s.n == 0) return;
+  if (s.n != 16 && s.n != 32 && s.n != 64) throw Error("--rht", std::to_string(s.n), "must be 16, 32 or 64 (0 = off)");
+  if (cols % s.n != 0)
+    throw Error("--rht", std::to_string(s.n),
+                what + ": K = " + std::to_string(cols) + " is not a multiple of the Hadamard size " + std::to_string(s.n) +
+                    " (pad K or choose a smaller --rht)");
+}
+
+void rht_rows(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols, unsigned threads) {
+  validate_rht(s, cols, "operand");
+  if (!s.on()) {
+    if (x != y) std::memmove(y, x, rows * cols * sizeof(float));
+    return;
+  }
+  const uint64_t signs = rht_sign_bits(s);
+  const float c = rht_scale(s.n);
+  const RowsFn fn = rows_fn(s.n, qdq_fast_isa() == QdqIsa::avx2);
+  const size_t groups = (rows + kRows - 1) / kRows;
+  // In place is safe: a block reads its rows' N inputs before writing them.
+  parallel_for(groups, threads, [&](size_t b, size_t e) { fn(x, y, rows, cols, b, e, signs, c); },
+               std::max<size_t>(1, 4096 / std::max<size_t>(1, cols)));
+}
+
+void rht_rows_reference(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols) {
+  validate_rht(s, cols, "operand");
+  if (!s.on()) {
+    if (x != y) std::memmove(y, x, rows * cols * sizeof(float));
+    return;
+  }
+  const uint64_t signs = rht_sign_bits(s);
+  const float c = rht_scale(s.n);
+  float v[64];
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c0 = 0; c0 < cols; c0 += s.n) {
+      for (unsigned j = 0; j < s.n; ++j) v[j] = ((signs >> j) & 1) ? -x[r * cols + c0 + j] : x[r * cols + c0 + j];
+      for (unsigned h = 1; h < s.n; h <<= 1)
+        for (unsigned i = 0; i < s.n; ++i)
+          if (!(i & h)) {
+            const float a = v[i], b = v[i + h];
+            v[i] = a + b;
+            v[i + h] = a - b;
+          }
+      for (unsigned j = 0; j < s.n; ++j) y[r * cols + c0 + j] = v[j] * c;
+    }
+}
+
+}  // namespace hifsim::fmt

@@ -1,0 +1,196 @@
+// Compiled with -ffp-contract=off -fno-trapping-math (CMakeLists.txt). Why the float arithmetic below gives the
+// reference's bits: an element's magnitude v is scaled by a power of two (exact), its quantum is
+// a power of two, so y = v / quantum, floor(y) and frac = y - floor(y) are exact; T = the top B
+// bits of frac is frac * 2^B truncated to an integer (exact for B <= 30, which fits an int32).
+// The only inexact products are far below the quantum (FP32-subnormal y), where T = 0 either way.
+#include "formats/qdq_stochastic.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+#include "formats/bits.hpp"
+#include "formats/qdq_fast.hpp"
+#include "formats/scales.hpp"
+
+#define HIFSIM_AI inline __attribute__((always_inline))
+
+namespace hifsim::fmt {
+namespace {
+
+HIFSIM_AI float pow2_bits(int e) { return bits_f32(static_cast<uint32_t>(e + 127) << 23); }  // e in [-126, 127]
+
+// Magnitude code of v >= 0 (or +Inf) rounded stochastically with random value r (B bits),
+// saturating at the largest finite magnitude: the reference's minifloat_encode_sigexp with
+// saturation. The element format's constants are template arguments so the loops vectorise.
+template <int M, int Emin, int Bias>
+HIFSIM_AI uint32_t sr_mag_code(float v, uint32_t r, unsigned B, float two_b, float maxval) {
+  // Every select is on integers (bit patterns of non-negative floats order like the values), so
+  // the loop has no control flow and vectorises.
+  const uint32_t vb = f32_bits(v), maxb = f32_bits(maxval);
+  int e = static_cast<int>(vb >> 23) - 127;  // floor(log2 v) for normal v
+  e = e < Emin ? Emin : e;
+  e = e > 126 + M ? 126 + M : e;  // keeps the quantum's reciprocal normal (v huge: saturates below)
+  const uint32_t big = vb >= f32_bits(2.0f * maxval) ? ~0u : 0u;  // also +Inf
+  const float yc = bits_f32(f32_bits(v * pow2_bits(M - e)) & ~big);  // y >= 0: truncation is floor
+  const float fl = static_cast<float>(static_cast<int32_t>(yc));
+  const float frac = yc - fl;
+  const uint32_t T = static_cast<uint32_t>(static_cast<int32_t>(frac * two_b));
+  const uint32_t up = (T + r) >> B;
+  uint32_t qb = f32_bits((fl + static_cast<float>(static_cast<int32_t>(up))) * pow2_bits(e - M));
+  qb = (big | (qb > maxb ? ~0u : 0u)) ? maxb : qb;
+  const uint32_t normal = ((((qb >> 23) - 127 + Bias) << M) | ((qb >> (23 - M)) & ((1u << M) - 1)));
+  const uint32_t sub = static_cast<uint32_t>(static_cast<int32_t>(bits_f32(qb) * pow2_bits(M - Emin)));
+  return qb >= f32_bits(pow2_bits(Emin)) ? normal : sub;
+}
+
+// The B random bits of each word (r = w >> (64 - B)), zero past n; the inputs zero-padded to L.
+template <size_t L>
+HIFSIM_AI void pad_inputs(const float* x, const uint64_t* w, size_t n, unsigned B, float* xp, uint32_t* r) {
+  std::memset(xp, 0, L * sizeof(float));
+  std::memset(r, 0, L * sizeof(uint32_t));
+  std::memcpy(xp, x, n * sizeof(float));
+  for (size_t i = 0; i < n; ++i) r[i] = static_cast<uint32_t>(w[i] >> (64 - B));
+}
+
+// MX: v = |x| 2^-shared (two exact power-of-two steps), code = sign | magnitude code.
+template <int M, int Emin, int Bias, int SignBit>
+HIFSIM_AI void mx_body(const float* x, size_t n, int shared, const uint64_t* w, unsigned B, float maxval, uint8_t* codes) {
+  float xp[kMxBlock];
+  uint32_t r[kMxBlock], c[kMxBlock];  // local arrays: the uint8_t output would alias everything
+  pad_inputs<kMxBlock>(x, w, n, B, xp, r);
+  const float two_b = static_cast<float>(1u << B);
+  const float s1 = pow2_bits(-shared / 2), s2 = pow2_bits(-shared - (-shared / 2));
+  for (size_t i = 0; i < static_cast<size_t>(kMxBlock); ++i) {
+    const uint32_t xb = f32_bits(xp[i]);
+    const float v = (bits_f32(xb & 0x7FFFFFFFu) * s1) * s2;
+    c[i] = ((xb >> 31) << SignBit) | sr_mag_code<M, Emin, Bias>(v, r[i], B, two_b, maxval);
+  }
+  for (size_t i = 0; i < n; ++i) codes[i] = static_cast<uint8_t>(c[i]);
+}
+
+// NVFP4: the signed FP32 values the reference rounds (sign from the value).
+HIFSIM_AI void nvfp4_body(const float* v, size_t n, const uint64_t* w, unsigned B, uint8_t* codes) {
+  float vp[kNvfp4Block];
+  uint32_t r[kNvfp4Block], c[kNvfp4Block];
+  pad_inputs<kNvfp4Block>(v, w, n, B, vp, r);
+  const float two_b = static_cast<float>(1u << B);
+  for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) {
+    const uint32_t vb = f32_bits(vp[i]);
+    c[i] = ((vb >> 31) << 3) | sr_mag_code<1, 0, 1>(bits_f32(vb & 0x7FFFFFFFu), r[i], B, two_b, 6.0f);
+  }
+  for (size_t i = 0; i < n; ++i) codes[i] = static_cast<uint8_t>(c[i]);
+}
+
+// HiF4: 4|y| = |bf16(x)| * REC * 2^(2 - E1_8 - E1_16) (exact), rounded to an integer, saturated at 7.
+HIFSIM_AI void hif4_body(const float* x, uint32_t e8, uint32_t e16, float rec, const uint64_t* w, unsigned B,
+                         uint8_t* nib) {
+  uint32_t r[64], c[64];
+  for (int k = 0; k < 64; ++k) r[k] = static_cast<uint32_t>(w[k] >> (64 - B));
+  const float two_b = static_cast<float>(1u << B);
+  for (int k = 0; k < 64; ++k) {
+    const uint32_t u = f32_bits(x[k]);  // BF16 RNE (a NaN makes the whole unit NaN before this loop)
+    const uint32_t h = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+    const uint32_t sh = ((e8 >> (k >> 3)) & 1u) + ((e16 >> (k >> 2)) & 1u);
+    const float y4 = (bits_f32((h & 0x7FFFu) << 16) * rec) * bits_f32((129u - sh) << 23);  // * 2^(2 - sh)
+    const uint32_t yb = f32_bits(y4);
+    const float yc = bits_f32(yb < 0x40E00000u ? yb : 0x40E00000u);  // min(y4, 7), also +Inf; >= 0: truncation is floor
+    const float fl = static_cast<float>(static_cast<int32_t>(yc));
+    const float frac = yc - fl;
+    const uint32_t T = static_cast<uint32_t>(static_cast<int32_t>(frac * two_b));
+    uint32_t m = static_cast<uint32_t>(static_cast<int32_t>(fl)) + ((T + r[k]) >> B);
+    m = m > 7 ? 7 : m;
+    const uint32_t neg = (h >> 15) & static_cast<uint32_t>((h & 0x7FFFu) != 0);
+    c[k] = (neg << 3) | m;
+  }
+  for (int k = 0; k < 64; ++k) nib[k] = static_cast<uint8_t>(c[k]);
+}
+
+using MxFn = void (*)(const float*, size_t, int, const uint64_t*, unsigned, float, uint8_t*);
+#define HIFSIM_SR_MX(NAME, M, EMIN, BIAS, SB)                                                                   \
+  __attribute__((target("avx2"))) void NAME##_avx2(const float* x, size_t n, int sh, const uint64_t* w, unsigned B, \
+                                                   float mx, uint8_t* c) {                                     \
+    mx_body<M, EMIN, BIAS, SB>(x, n, sh, w, B, mx, c);                                                         \
+  }                                                                                                            \
+  void NAME##_portable(const float* x, size_t n, int sh, const uint64_t* w, unsigned B, float mx, uint8_t* c) { \
+    mx_body<M, EMIN, BIAS, SB>(x, n, sh, w, B, mx, c);                                                         \
+  }
+HIFSIM_SR_MX(mx_e2m1, 1, 0, 1, 3)
+HIFSIM_SR_MX(mx_e4m3, 3, -6, 7, 7)
+HIFSIM_SR_MX(mx_e5m2, 2, -14, 15, 7)
+#undef HIFSIM_SR_MX
+
+__attribute__((target("avx2"))) void nvfp4_avx2(const float* v, size_t n, const uint64_t* w, unsigned B, uint8_t* c) {
+  nvfp4_body(v, n, w, B, c);
+}
+void nvfp4_portable(const float* v, size_t n, const uint64_t* w, unsigned B, uint8_t* c) { nvfp4_body(v, n, w, B, c); }
+__attribute__((target("avx2"))) void hif4_avx2(const float* x, uint32_t e8, uint32_t e16, float rec, const uint64_t* w,
+                                               unsigned B, uint8_t* nib) {
+  hif4_body(x, e8, e16, rec, w, B, nib);
+}
+void hif4_portable(const float* x, uint32_t e8, uint32_t e16, float rec, const uint64_t* w, unsigned B, uint8_t* nib) {
+  hif4_body(x, e8, e16, rec, w, B, nib);
+}
+
+bool avx2() { return qdq_fast_isa() == QdqIsa::avx2; }
+
+}  // namespace
+
+Hif4Unit hif4_quantize_sr(const float x[64], const Hif4Options& o, unsigned bits) {
+  if (bits > kSrFastMaxBits || !o.rbits) return hif4_quantize(x, o);
+  Hif4Options rn = o;  // the scales and micro-exponents: as under round-to-nearest
+  rn.element_rounding = Rounding::nearest_even;
+  rn.rbits = nullptr;
+  Hif4Unit u = hif4_quantize_fast(x, rn);
+  if (u.e6m2 == kE6M2NaN) return u;
+  const float rec = hif4_reciprocal(u.e6m2);
+  if (avx2()) hif4_avx2(x, u.e1_8, u.e1_16, rec, o.rbits, bits, u.nib);
+  else hif4_portable(x, u.e1_8, u.e1_16, rec, o.rbits, bits, u.nib);
+  return u;
+}
+
+void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, unsigned bits,
+                          uint8_t* codes, uint8_t& scale) {
+  if (bits > kSrFastMaxBits || !o.rbits || n > static_cast<size_t>(kMxBlock))
+    return mx_quantize_block(elem, x, n, o, codes, scale);
+  MxOptions rn = o;
+  rn.rounding = Rounding::nearest_even;
+  rn.rbits = nullptr;
+  mx_quantize_block_fast(elem, x, n, rn, codes, scale);  // the scale (codes overwritten)
+  if (scale == kE8M0NaN) return;                         // NaN/Inf block: codes 0 (reference rule)
+  const int shared = static_cast<int>(scale) - 127;
+  const bool a = avx2();
+  const MxFn fn = elem.ebits == 2 ? (a ? mx_e2m1_avx2 : mx_e2m1_portable)
+                  : elem.ebits == 4 ? (a ? mx_e4m3_avx2 : mx_e4m3_portable)
+                                    : (a ? mx_e5m2_avx2 : mx_e5m2_portable);
+  fn(x, n, shared, o.rbits, bits, minifloat_decode(elem, elem.max_finite), codes);
+  for (size_t i = n; i < static_cast<size_t>(kMxBlock); ++i) codes[i] = 0;
+}
+
+void nvfp4_quantize_block_sr(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                             const uint64_t* rbits, unsigned bits, float block_amax, uint8_t* codes, uint8_t& scale) {
+  bool finite = n <= static_cast<size_t>(kNvfp4Block) && bits <= kSrFastMaxBits && rbits;
+  for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
+  if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale, rbits, block_amax);
+  // The scale: exactly the reference's (one E4M3 conversion per block, scalar).
+  uint8_t tmp[kNvfp4Block];
+  nvfp4_quantize_block(x, 0, ts, recipe, tmp, scale, nullptr, block_amax >= 0.0f ? block_amax : [&] {
+    float m = 0.0f;
+    for (size_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(x[i]));
+    return m;
+  }());
+  // The FP32 values the reference's element conversion rounds (TE: x * enc; torchao: x / total, clamped).
+  float v[kNvfp4Block];
+  if (recipe == NvfpRecipe::te) {
+    const float e = std::fmin(1.0f / (minifloat_decode(kE4M3, scale) * ts.decode), FLT_MAX);
+    for (size_t i = 0; i < n; ++i) v[i] = x[i] * e;
+  } else {
+    const float total = ts.decode * minifloat_decode(kE4M3, scale);
+    for (size_t i = 0; i < n; ++i) v[i] = std::fmin(std::fmax(x[i] / total, -6.0f), 6.0f);
+  }
+  if (avx2()) nvfp4_avx2(v, n, rbits, bits, codes);
+  else nvfp4_portable(v, n, rbits, bits, codes);
+  for (size_t i = n; i < static_cast<size_t>(kNvfp4Block); ++i) codes[i] = 0;
+}
+
+}  // namespace hifsim::fmt

@@ -1,0 +1,41 @@
+// The one interface between the trainer and the recipes: every linear-layer GEMM of a training
+// step -- fprop, dgrad, wgrad -- goes through LinearGemms::run, which quantizes both operands
+// along this GEMM's own reduction axis K from their FP32 copies (a transposed operand is
+// re-quantized, never reused from another GEMM) and runs the format's bit-exact GEMM engine
+// (datapath/gemm.hpp, the engine of `hifsim gemm`), or the FP32 GEMM for fp32 rules.
+//
+// Random streams: the stochastic-rounding seed of an operand is counter-based on (run seed,
+// step, GEMM number within the step, operand), and the GEMMs of a step are issued in a fixed
+// order, so a run is the same bits for any thread count.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "train/recipe.hpp"
+
+namespace hifsim::train {
+
+class LinearGemms {
+ public:
+  // measure: also run the FP32 GEMM of the same operands and keep per-kind error sums.
+  LinearGemms(const Recipe& recipe, uint64_t seed, unsigned threads, bool measure);
+  void begin_step(uint64_t step);
+  // C (M x N) = A (M x K) * B^T (B: N x K) as `kind` of `layer` ("layers.2.wq", "classifier").
+  // For dgrad and wgrad A holds the gradient dY (dgrad: dY; wgrad: dY^T).
+  void run(GemmKind kind, const std::string& layer, const float* A, size_t M, const float* B, size_t N, size_t K,
+           float* C);
+  // SQNR in dB of this step's `kind` outputs against the FP32 GEMMs of the same operands
+  // (infinity when exact or not measured).
+  double sqnr_db(GemmKind kind) const;
+  unsigned threads() const { return threads_; }
+
+ private:
+  const Recipe& recipe_;
+  uint64_t seed_, step_ = 0, call_ = 0;
+  unsigned threads_;
+  bool measure_;
+  std::array<double, 3> signal_{}, noise_{};
+};
+
+}  // namespace hifsim::train

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `hifsim train` is the same bits for any thread count (label train, docs/testing.md): a few
+# steps of the hif4 recipe (bit-exact engine in every linear GEMM), of nvfp4 (stochastic rounding,
+# RHT, 16x16 weight blocks, BF16 layers) and of fp32 with 1 and 2
+# threads; loss.csv must be identical except the wall-clock column. Usage: check_determinism.sh HIFSIM
+set -euo pipefail
+hifsim=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for recipe in hif4 nvfp4 fp32; do
+  for t in 1 2; do
+    "$hifsim" train --recipe "$recipe" --steps 3 --seed 7 --batch 2 --seq-len 64 --threads "$t" --quiet --out "$tmp/$recipe-$t"
+    cut -d, -f1-9 "$tmp/$recipe-$t/loss.csv" > "$tmp/$recipe-$t.csv"
+  done
+  if ! cmp -s "$tmp/$recipe-1.csv" "$tmp/$recipe-2.csv"; then
+    echo "FAIL: $recipe: loss.csv differs between 1 and 2 threads"; diff "$tmp/$recipe-1.csv" "$tmp/$recipe-2.csv" || true; exit 1
+  fi
+  # the run must train: the loss of step 3 differs from step 1 (a trainer that never updates fails)
+  l1=$(sed -n 2p "$tmp/$recipe-1.csv" | cut -d, -f2); l3=$(sed -n 4p "$tmp/$recipe-1.csv" | cut -d, -f2)
+  [ "$l1" != "$l3" ] || { echo "FAIL: $recipe: the loss did not change in 3 steps"; exit 1; }
+  test -s "$tmp/$recipe-1/loss.svg" && test -s "$tmp/$recipe-1/manifest.json"
+  echo "$recipe: 1 and 2 threads identical ($(($(wc -l < "$tmp/$recipe-1.csv") - 1)) steps)"
+done

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The report's training section (label train): render_report.py on a report folder holding
+data/training/<recipe>/loss.csv shows the loss-curve plot and the loss-gap table with the gap
+computed from the last 10 steps; without the folder the section is named under "Not in this
+report". Usage: check_report_training.py RENDER_REPORT_PY"""
+import os
+import subprocess
+import sys
+import tempfile
+
+HEADER = "step,loss,grad_norm,grad_sqnr_db,fprop_sqnr_db,dgrad_sqnr_db,wgrad_sqnr_db,shadow_loss,lr,seconds\n"
+
+
+def write_run(d, recipe, losses, sqnr):
+    os.makedirs(os.path.join(d, "data", "training", recipe))
+    with open(os.path.join(d, "data", "training", recipe, "loss.csv"), "w") as f:
+        f.write(HEADER)
+        for i, l in enumerate(losses, 1):
+            f.write(f"{i},{l},1,{sqnr},{sqnr},{sqnr},{sqnr},{l},0.001,0.1\n")
+
+
+def render(script, d):
+    with open(os.path.join(d, "data", "accuracy_summary.csv"), "w") as f:
+        f.write("format,correction,sqnr_db,rel_frobenius,cosine,mean_underflow_a\nhif4,none,20,0.1,0.99,0.01\n")
+    subprocess.run([sys.executable, script, d, "--quiet"], check=True)
+    return open(os.path.join(d, "report.md")).read()
+
+
+def main():
+    script = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        write_run(d, "fp32", [5.0] * 5 + [2.0] * 10, "inf")
+        write_run(d, "hif4", [5.0] * 5 + [2.1] * 9 + [3.1], 12.5)   # mean of the last 10: 2.2 -> +10.00 %
+        md = render(script, d)
+        assert "![training_loss](plots/training_loss.png)" in md, md
+        assert "| fp32 | 15 | 2.0000 | — | exact | exact / exact / exact |" in md, md
+        assert "| hif4 | 15 | 2.2000 | +10.00 % | 12.5 | 12.5 / 12.5 / 12.5 |" in md, md
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "data"))
+        md = render(script, d)
+        assert "training (data/training/<recipe>/loss.csv): not run" in md, md
+        assert "training_loss" not in md, md
+    print("report training section: plot, gap table (last-10 mean), absent section named")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -43,6 +43,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   for (const std::string& r : split_list(p.get("residual"))) o.corrections.push_back(eval::Correction::parse(r));
   if (p.has("arc")) o.corrections.push_back(eval::Correction::parse("arc:" + p.get("arc")));
   o.base = cli::read_gemm_options(p, o.formats.front());
+  if (o.base.rht.on())  // the trace engine quantizes operands itself; recipes bring per-op RHT (issue 26)
+    throw Error("command line", "--rht", "applies to hifsim gemm and the training GEMMs, not to trace (yet)");
   if (p.has("config"))
     throw Error("--config", p.get("config"), "cycles and energy per op need the TLM model, which is not built into this binary yet");
   if (!p.is_set("quiet")) o.progress = [](const std::string& s) { std::cerr << s << "\n"; };

@@ -113,6 +113,10 @@ const std::vector<FieldSpec>& unit_schema() {
       C("quantizer.input", "fp32", {"fp32", "bf16"}, "element type of A in memory when the quantizer is on"),
       I("quantizer.blocks_per_cycle", "1", 1, kMaxDim, "blocks/cycle", "dot-width blocks quantized per cycle"),
       I("quantizer.latency", "4", 0, 1e6, "cycles", "quantizer pipeline latency"),
+      C("quantizer.rounding", "nearest", {"nearest", "stochastic"},
+        "element rounding of the operands' values: the format's round-to-nearest default, or stochastic (docs/training.md; scales stay nearest)"),
+      I("quantizer.seed", "0", 0, 9007199254740991.0, "", "stochastic rounding: seed of the random stream"),
+      I("quantizer.sr_bits", "8", 1, 32, "bits", "stochastic rounding: random bits per element"),
 
       B("residual.enabled", "false", "Rollout-ResQ sparse residual path (docs/datapath.md unit 7)"),
       C("residual.kind", "2:4", {"dense", "2:4", "top50"}, "sparsifier of the quantized residual"),
@@ -136,6 +140,11 @@ dp::GemmSpec UnitConfig::gemm_spec(unsigned threads) const {
   g.hif8_lanes = hif8_lanes;
   g.threads = threads;
   g.quant.threads = threads;
+  if (stochastic) {
+    g.quant.rounding = fmt::Rounding::stochastic;
+    g.quant.seed = sr_seed;
+    g.quant.sr_bits = sr_bits;
+  }
   if (align_width >= 0 || align_policy != "default") {
     g.align = dp::default_align(format);
     g.align_set = true;
@@ -222,6 +231,9 @@ UnitConfig build(ConfigDoc& d, const std::string& source) {
   u.quant_input = d.get_string("quantizer.input") == "bf16" ? QuantInput::bf16 : QuantInput::fp32;
   u.quant_blocks_per_cycle = static_cast<uint32_t>(d.get_int("quantizer.blocks_per_cycle"));
   u.quant_latency = static_cast<uint32_t>(d.get_int("quantizer.latency"));
+  u.stochastic = d.get_string("quantizer.rounding") == "stochastic";
+  u.sr_seed = static_cast<uint64_t>(d.get_int("quantizer.seed"));
+  u.sr_bits = static_cast<unsigned>(d.get_int("quantizer.sr_bits"));
 
   u.residual = d.get_bool("residual.enabled");
   u.residual_spec.kind = u.residual ? dp::ResidualSpec::parse_kind(d.get_string("residual.kind")) : dp::ResidualKind::none;

@@ -73,6 +73,9 @@ struct UnitConfig {
   QuantInput quant_input = QuantInput::fp32;
   uint32_t quant_blocks_per_cycle = 1;
   uint32_t quant_latency = 4;
+  bool stochastic = false;    // quantizer.rounding: stochastic element rounding (docs/training.md)
+  uint64_t sr_seed = 0;       // quantizer.seed
+  unsigned sr_bits = 8;       // quantizer.sr_bits
 
   // residual (Rollout-ResQ)
   bool residual = false;

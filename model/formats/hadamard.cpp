@@ -98,12 +98,18 @@ void validate_rht(const RhtSpec& s, size_t cols, const std::string& what) {
                     " (pad K or choose a smaller --rht)");
 }
 
-void rht_rows(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols, unsigned threads) {
+namespace {
+// Both entry points: checks the spec; with the transform off copies x to y and returns false.
+bool transform_needed(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols) {
   validate_rht(s, cols, "operand");
-  if (!s.on()) {
-    if (x != y) std::memmove(y, x, rows * cols * sizeof(float));
-    return;
-  }
+  if (s.on()) return true;
+  if (x != y) std::memmove(y, x, rows * cols * sizeof(float));
+  return false;
+}
+}  // namespace
+
+void rht_rows(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols, unsigned threads) {
+  if (!transform_needed(s, x, y, rows, cols)) return;
   const uint64_t signs = rht_sign_bits(s);
   const float c = rht_scale(s.n);
   const RowsFn fn = rows_fn(s.n, qdq_fast_isa() == QdqIsa::avx2);
@@ -114,11 +120,7 @@ void rht_rows(const RhtSpec& s, const float* x, float* y, size_t rows, size_t co
 }
 
 void rht_rows_reference(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols) {
-  validate_rht(s, cols, "operand");
-  if (!s.on()) {
-    if (x != y) std::memmove(y, x, rows * cols * sizeof(float));
-    return;
-  }
+  if (!transform_needed(s, x, y, rows, cols)) return;
   const uint64_t signs = rht_sign_bits(s);
   const float c = rht_scale(s.n);
   float v[64];

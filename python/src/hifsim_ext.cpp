@@ -216,6 +216,7 @@ nb::ndarray<nb::numpy, float> dot(In1<float> a, In1<float> b, const std::string&
                                   const std::vector<std::string>& words) {
   const fmt::Format f = tensor_format(format);
   const dp::GemmSpec spec = cli::read_gemm_options(parsed_options(words, {cli::add_gemm_options}), f);
+  if (spec.rht.on()) throw Error("argument rht", std::to_string(spec.rht.n), "dot takes no Hadamard transform (gemm does)");
   const size_t K = a.shape(0);
   if (b.shape(0) != K)
     throw Error("argument b", "shape", "length " + std::to_string(b.shape(0)) + " differs from a's " + std::to_string(K));

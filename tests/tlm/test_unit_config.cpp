@@ -187,6 +187,21 @@ TEST(UnitConfig, OverridesByDottedPath) {
   EXPECT_NE(e.find("expected field.path=value"), std::string::npos) << e;
 }
 
+TEST(UnitConfig, StochasticRoundingFields) {
+  // docs/training.md: the unit's operands rounded stochastically, seeded, B bits per element.
+  const cfg::UnitConfig u = test::tiny({"quantizer.rounding=stochastic", "quantizer.seed=12", "quantizer.sr_bits=4"});
+  const dp::GemmSpec g = u.gemm_spec();
+  ASSERT_TRUE(g.quant.rounding.has_value());
+  EXPECT_EQ(*g.quant.rounding, fmt::Rounding::stochastic);
+  EXPECT_EQ(g.quant.seed, 12u);
+  EXPECT_EQ(g.quant.sr_bits, 4u);
+  EXPECT_FALSE(test::tiny({}).gemm_spec().quant.rounding.has_value());
+  std::string e = error_of([] { test::tiny({"quantizer.rounding=sr"}); });
+  EXPECT_NE(e.find("quantizer.rounding: 'sr' is not one of: nearest, stochastic"), std::string::npos) << e;
+  e = error_of([] { test::tiny({"quantizer.sr_bits=0"}); });
+  EXPECT_NE(e.find("quantizer.sr_bits: must be in [1, 32]"), std::string::npos) << e;
+}
+
 TEST(UnitConfig, MissingRequiredField) {
   expect_refused({
       {with("memory: {bytes_per_cycle: 36, latency: 10}", "memory: {bytes_per_cycle: 36}"),

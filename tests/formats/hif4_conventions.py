@@ -22,14 +22,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hif4_a6_oracle as a6  # noqa: E402
+from conv_cli import check, expect_refused, finish  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def read_packed(path):
@@ -172,15 +166,8 @@ def main():
             args = [a.hifsim, "quantize", "--in", os.path.join(d, "e.npy"), "--out", eout] + extra
             if "--hif4-convention" not in extra:
                 args += conv
-            p = subprocess.run(args, capture_output=True, text=True)
-            lines = p.stderr.strip().splitlines()
-            check(p.returncode != 0 and len(lines) == 1 and opt in lines[0] and not os.path.exists(eout),
-                  f"{' '.join(extra)}: want one error line naming {opt}, got rc {p.returncode}: {p.stderr.strip()}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+            expect_refused(args, opt, eout)
+    return finish()
 
 
 if __name__ == "__main__":

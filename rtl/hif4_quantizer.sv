@@ -5,6 +5,10 @@
 //   CMP_BF16   = 0  exact level-2/3 threshold compares (default) | 1: the product rounded to BF16
 //                   first ("A6 golden")
 //   INF_TO_NAN = 0  +-Inf saturates (default) | 1: an Inf input makes the unit NaN
+//   ASCEND_A6  = 0  the official convention (the options above) | 1: the Ascend A6 TQuant golden
+//                   (--hif4-convention ascend-a6, docs/formats.md): implies ELEM_RNE and CMP_BF16,
+//                   rounds x * scale to BF16 before the element rounding (sign from that product),
+//                   and E6M2 code 0x00 is the value 0 (the unit quantizes to all +0)
 //
 // Ports:
 //   x     [1023:0]  64 BF16 inputs, element k at [16k+15 : 16k]
@@ -27,6 +31,9 @@
 //       Pe != 0 and sh >= -4 saturates (4y >= 8); otherwise shift right by -sh, round (guard, or
 //       guard && (sticky || lsb) for RNE), saturate at 7; sign = x < 0 (a negative input that
 //       rounds to 0 gives 0x8, -0.0 gives 0x0). NaN input -> E6M2 0xFF, everything else 0.
+//       ASCEND_A6: Pe is first rounded to 8 significant bits (RNE: the BF16 product; an FP32 product
+//       of BF16 values is exact where that rounding can reach a nonzero element), and the sign is
+//       kept only if RNE_bf16(RNE_fp32(|x| * scale)) != 0, i.e. Pe * 2^(sh + 148) > 2^16 + 1.
 //
 // Pipeline: STAGES (0..4) register ranks (hifsim_pipe_reg), the handshake of hif4_dot64:
 //   STAGES  after q1   after q2   after q3   after q4 (output register)
@@ -40,7 +47,8 @@ module hif4_quantizer #(
   parameter int STAGES     = 3,
   parameter int ELEM_RNE   = 0,
   parameter int CMP_BF16   = 0,
-  parameter int INF_TO_NAN = 0
+  parameter int INF_TO_NAN = 0,
+  parameter int ASCEND_A6  = 0
 ) (
   input  logic          clk,
   input  logic          rst_n,
@@ -60,9 +68,13 @@ module hif4_quantizer #(
   if (!hifsim_pkg::hif4_quantizer_stages_ok(STAGES)) begin : g_bad_stages
     $error("hif4_quantizer: STAGES must be in 0..4");
   end
-  if (ELEM_RNE < 0 || ELEM_RNE > 1 || CMP_BF16 < 0 || CMP_BF16 > 1 || INF_TO_NAN < 0 || INF_TO_NAN > 1) begin : g_bad_opts
-    $error("hif4_quantizer: ELEM_RNE, CMP_BF16 and INF_TO_NAN must be 0 or 1");
+  if (ELEM_RNE < 0 || ELEM_RNE > 1 || CMP_BF16 < 0 || CMP_BF16 > 1 || INF_TO_NAN < 0 || INF_TO_NAN > 1 ||
+      ASCEND_A6 < 0 || ASCEND_A6 > 1) begin : g_bad_opts
+    $error("hif4_quantizer: ELEM_RNE, CMP_BF16, INF_TO_NAN and ASCEND_A6 must be 0 or 1");
   end
+  localparam bit RNE = (ELEM_RNE != 0) || (ASCEND_A6 != 0);   // A6: ties-to-even elements
+  localparam bit CMP = (CMP_BF16 != 0) || (ASCEND_A6 != 0);   // A6: BF16-rounded compares
+  localparam bit A6  = ASCEND_A6 != 0;
 
   // Cut points selected by STAGES (the table above): hifsim_pkg::hif4_quantizer_cut, generated from the unit's
   // description in model/datapath (tests/hw checks the elaborated ranks against it).
@@ -83,7 +95,7 @@ module hif4_quantizer #(
     top9 = pt[9] ? (pt[9:1] == 9'h1FF) : (pt[8:0] == 9'h1FF);
     if (v[14:7] == 8'd0) ge_pow2 = 1'b0;   // zero or subnormal: far below 2 for every REC
     else ge_pow2 = ($signed(lv) >= $signed({8'd0, t})) ||
-                   ((CMP_BF16 != 0) && ($signed(lv) == $signed({8'd0, t}) - 10'sd1) && top9);
+                   (CMP && ($signed(lv) == $signed({8'd0, t}) - 10'sd1) && top9);
   endfunction
 
   // ------------------------------------------------------------------------------------
@@ -205,7 +217,8 @@ module hif4_quantizer #(
     for (int j = 0; j < 16; j++) begin
       e116[j] = ge_pow2(c2_data[WX + WV*j +: WV], rs, rexp, e18[j/2] ? 2'd2 : 2'd1);
     end
-    q3_e1 = {e116, e18};
+    if (A6 && c2_data[WX + 24*WV +: 8] == 8'h00) q3_e1 = '0;   // A6: code 0x00 = 0, REC = 0
+    else q3_e1 = {e116, e18};
   end
 
   localparam int W_C3 = 1 + WSC + 24 + WX;   // {nan, scale, E1 bits, x}
@@ -228,11 +241,15 @@ module hif4_quantizer #(
     logic [15:0] e116;
     logic        nan;
     logic [15:0] xk, pe;
+    logic [16:0] pr;      // pe, or (A6) pe rounded to 8 significant bits
+    logic [8:0]  pk;      // A6: the kept 8 bits plus the rounding increment
     logic [9:0]  sh;      // signed: 4y = pe * 2^sh
+    logic [9:0]  t;       // A6: sh + 148 (the product is 0 in BF16 iff pe * 2^t <= 2^16 + 1)
+    logic        pzero;
     logic [3:0]  rr;      // -sh - 1, when 5 <= -sh <= 16
-    logic [15:0] q;
+    logic [16:0] q;
     logic        guard, sticky, inc;
-    logic [15:0] mq;
+    logic [16:0] mq;
     logic [2:0]  m;
     logic [255:0] nibs;
     {nan, rexp, rs, code} = c3_data[W_C3-1 -: 1+WSC];
@@ -243,18 +260,26 @@ module hif4_quantizer #(
       // sh = ((E ? E : 1) - 134) + rexp + 2 - E1_8 - E1_16
       sh = 10'({2'b00, (xk[14:7] != 8'd0) ? xk[14:7] : 8'd1} - 10'd132 + {{3{rexp[6]}}, rexp}
                - 10'(e18[k/8]) - 10'(e116[k/4]));
+      // A6: RNE of pe to 8 significant bits. pe >= 2^14 for a normal x; a subnormal x lies
+      // below 2^-126 and its element is 0 whatever this rounding does.
+      pk = pe[15] ? 9'(pe[15:8]) + 9'(pe[7] && ((pe[6:0] != 7'd0) || pe[8]))
+                  : 9'(pe[14:7]) + 9'(pe[6] && ((pe[5:0] != 6'd0) || pe[7]));
+      pr = !A6 ? {1'b0, pe} : pe[15] ? {pk, 8'd0} : {1'b0, pk, 7'd0};
+      t  = sh + 10'd148;
+      pzero = (pe == 16'd0) || $signed(t) < 0 || ($signed(t) <= 9 && (26'(pe) << t[3:0]) <= 26'd65537);
       rr = 4'(10'd0 - sh - 10'd1);
-      q  = pe >> ({1'b0, rr} + 5'd1);
-      guard  = pe[rr];
-      sticky = (pe & ~(16'hFFFF << rr)) != 16'd0;
-      inc    = (ELEM_RNE != 0) ? (guard && (sticky || q[0])) : guard;
-      mq     = q + 16'(inc);
+      q  = pr >> ({1'b0, rr} + 5'd1);
+      guard  = pr[{1'b0, rr}];
+      sticky = (pr & ~(17'h1FFFF << rr)) != 17'd0;
+      inc    = RNE ? (guard && (sticky || q[0])) : guard;
+      mq     = q + 17'(inc);
       if (pe == 16'd0)                   m = 3'd0;
       else if ($signed(sh) >= -4)        m = 3'd7;   // 4y >= 8: saturates
-      else if ($signed(sh) < -16)        m = 3'd0;   // 4y < 1/2
-      else if (mq >= 16'd8)              m = 3'd7;
+      else if ($signed(sh) < -16)        m = 3'd0;   // 4y < 1/2 (A6: <= 1/2, a tie to even 0)
+      else if (mq >= 17'd8)              m = 3'd7;
       else                               m = mq[2:0];
-      nibs[4*k +: 4] = {xk[15] && (xk[14:0] != 15'd0), m};
+      if (A6 && code == 8'h00) nibs[4*k +: 4] = 4'd0;   // code 0x00 = 0: the unit is all +0
+      else nibs[4*k +: 4] = {xk[15] && (xk[14:0] != 15'd0) && !(A6 && pzero), m};
     end
     if (nan) q4_unit = {256'd0, 24'd0, hifsim_pkg::E6M2_NAN};
     else     q4_unit = {nibs, e116, e18, code};

@@ -45,6 +45,8 @@ cli::ArgParser declare_options() {
            std::string("both"));
   p.option("cost-sample", "N", "dot operations whose switching activity is measured per unit", std::string("1024"));
   p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
+  p.option("hif4-convention", "C", "hif4 quantizer reference: official | ascend-a6 (docs/formats.md 3.1)",
+           std::string("official"));
   p.flag("no-plots", "write the data only (no Python rendering)");
   p.flag("quiet", "no progress lines");
   return p;
@@ -62,7 +64,8 @@ void run_perplexity(const eval::CompareRequest& r, long tokens, const std::strin
   const PythonCommand ppl = python_module(
       "perplexity", {"--model", "smollm2", "--text", locate_data("traces/text/pride_and_prejudice_ch1.txt"), "--tokens",
                      std::to_string(tokens), "--formats", fl, "--residuals", rl, "--gemm", gemm,
-                     "--jobs", std::to_string(r.threads), "--out", data, "--quiet"},
+                     "--jobs", std::to_string(r.threads), "--hif4-convention",
+                     fmt::hif4_convention_name(r.hif4_convention), "--out", data, "--quiet"},
       "perplexity");
   cli::run_child(ppl.argv, ppl.env, "perplexity");
 }
@@ -78,6 +81,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   eval::CompareRequest r;
   r.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
   r.activity_sample = static_cast<size_t>(p.get_int("cost-sample", 16, 10000000));
+  if (p.get("hif4-convention") == "ascend-a6") r.hif4_convention = fmt::Hif4Convention::ascend_a6;
+  else if (p.get("hif4-convention") != "official")
+    throw Error("command line", "--hif4-convention", "'" + p.get("hif4-convention") + "' is not official or ascend-a6");
   const long ppl_tokens = p.get_int("ppl-tokens", 0, 100000);
   const std::string ppl_gemm = p.get("ppl-gemm");
   if (ppl_gemm != "fake" && ppl_gemm != "bit-exact" && ppl_gemm != "both")

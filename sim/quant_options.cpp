@@ -54,9 +54,16 @@ void add_code_options(ArgParser& p) {
 void add_quant_options(ArgParser& p) {
   add_code_options(p);
   p.option("nvfp4-recipe", "R", "nvfp4 scale recipe: te (TransformerEngine) | torchao", std::string("te"));
-  p.option("hif4-compare", "C", "hif4 level-2/3 threshold compare: exact | bf16 (PTO A6 golden)", std::string("exact"));
+  p.option("hif4-compare", "C", "hif4 level-2/3 threshold compare: exact (default) | bf16 (PTO A6 golden)");
+  p.option("hif4-convention", "C",
+           "hif4 reference: official (HiFloat4 repository) | ascend-a6 (PTO-ISA A6 TQuant golden: rne "
+           "elements, bf16 compare, bf16-rounded scaled elements, E6M2 0x00 = 0); docs/formats.md",
+           std::string("official"));
   p.option("hif4-inf", "I", "hif4 Inf inputs: saturate | nan", std::string("saturate"));
-  p.option("mx-scale", "S", "MX shared-exponent rule: floor (OCP) | ceil", std::string("floor"));
+  p.option("mx-scale", "S", "MX shared-exponent rule: floor (OCP, default) | ceil | rceil (NVIDIA) | pow2-ceil | even");
+  p.option("mx-convention", "C",
+           "MX preset (scale rule + element rounding): ocp | microxcaling | nvidia | torchao-ceil | torchao-even | "
+           "arcquant (docs/formats.md)");
   p.flag("nvfp4-2d", "nvfp4: 16 x 16 blocks (one E4M3 scale per 16 rows x 16 columns, the weight recipe)");
   p.option("nvfp4-tensor-scale", "on|off", "nvfp4: the FP32 per-tensor amax scale (off: single-level scaling)",
            std::string("on"));
@@ -73,9 +80,36 @@ fmt::QuantOptions read_quant_options(const ArgParser& p) {
   fmt::QuantOptions o;
   read_common(p, o);
   o.nvfp4_recipe = one_of_two(p, "nvfp4-recipe", "te", fmt::NvfpRecipe::te, "torchao", fmt::NvfpRecipe::torchao);
-  o.hif4_compare = one_of_two(p, "hif4-compare", "exact", fmt::Hif4Compare::exact, "bf16", fmt::Hif4Compare::bf16_rounded);
+  if (p.has("hif4-compare"))
+    o.hif4_compare = one_of_two(p, "hif4-compare", "exact", fmt::Hif4Compare::exact, "bf16", fmt::Hif4Compare::bf16_rounded);
+  o.hif4_convention = one_of_two(p, "hif4-convention", "official", fmt::Hif4Convention::official, "ascend-a6",
+                                 fmt::Hif4Convention::ascend_a6);
+  if (o.hif4_convention == fmt::Hif4Convention::ascend_a6 && o.hif4_compare == fmt::Hif4Compare::exact &&
+      p.has("hif4-compare"))
+    throw Error("command line", "--hif4-compare", "exact conflicts with --hif4-convention ascend-a6 (bf16 compare); leave it out");
   o.hif4_inf_to_nan = one_of_two(p, "hif4-inf", "saturate", false, "nan", true);
-  o.mx_scale_rule = one_of_two(p, "mx-scale", "floor", fmt::MxScaleRule::floor, "ceil", fmt::MxScaleRule::ceil);
+  if (p.has("mx-scale")) {
+    const std::string v = p.get("mx-scale");
+    bool found = false;
+    for (fmt::MxScaleRule r : {fmt::MxScaleRule::floor, fmt::MxScaleRule::ceil, fmt::MxScaleRule::rceil,
+                               fmt::MxScaleRule::pow2_ceil, fmt::MxScaleRule::even})
+      if (v == fmt::mx_scale_rule_name(r)) o.mx_scale_rule = r, found = true;
+    if (!found) throw Error("command line", "--mx-scale", "'" + v + "' is not floor, ceil, rceil, pow2-ceil or even");
+  }
+  if (p.has("mx-convention")) {
+    const std::string v = p.get("mx-convention");
+    std::string names;
+    for (const fmt::MxConvention& c : fmt::mx_conventions()) {
+      names += std::string(names.empty() ? "" : ", ") + c.name;
+      if (v != c.name) continue;
+      if (p.has("mx-scale") || p.has("rounding"))
+        throw Error("command line", "--mx-convention", v + " sets the scale rule and the rounding; leave --mx-scale and --rounding out");
+      o.mx_convention = c.name;
+      o.mx_scale_rule = c.rule;
+      o.rounding = c.rounding;
+    }
+    if (o.mx_convention.empty()) throw Error("command line", "--mx-convention", "'" + v + "' is not one of " + names);
+  }
   o.nvfp4_2d = p.is_set("nvfp4-2d");
   o.nvfp4_tensor_scale = one_of_two(p, "nvfp4-tensor-scale", "on", true, "off", false);
   return o;

@@ -5,7 +5,7 @@
 
 namespace hifsim::cli {
 
-// Declares --rounding, --saturate, --seed, --nvfp4-recipe, --hif4-compare, --hif4-inf,
+// Declares --rounding, --saturate, --seed, --nvfp4-recipe, --hif4-compare, --hif4-convention, --hif4-inf,
 // --mx-scale, --hybrid-compare, --hybrid-threshold, --threads.
 void add_quant_options(ArgParser& p);
 // Reads them back; errors name the option and the reason.

@@ -58,7 +58,7 @@ module cosim_top #(
     case (UNIT)
       MXFP8_DOT32:    per_group = 2;   // E4M3, E5M2
       HIF8_DOT:       per_group = (SWEEP != 0) ? 3 : 4;
-      HIF4_QUANTIZER: per_group = (SWEEP != 0) ? 1 : 2;
+      HIF4_QUANTIZER: per_group = (SWEEP != 0) ? 1 : 3;
       default:        per_group = 1;
     endcase
   endfunction
@@ -141,9 +141,10 @@ module cosim_top #(
       // {INF_TO_NAN, CMP_BF16, ELEM_RNE}: the reference defaults (half-away elements, exact
       // compares, Inf saturates) and every option flipped (RNE elements, BF16-rounded compares
       // "A6 golden", Inf -> NaN); the sweep: one option alone at STAGES 0, 1, 2, and ELEM_RNE +
-      // CMP_BF16 (the second set of scripts/synth.sh) at STAGES 3 (the RTL default).
+      // CMP_BF16 (the second set of scripts/synth.sh) at STAGES 3 (the RTL default). Bit 3:
+      // ASCEND_A6 (the A6 golden's convention), in the main group.
       HIF4_QUANTIZER:
-        if (SWEEP == 0) p_of = (i == 0) ? 0 : 7;
+        if (SWEEP == 0) p_of = (i == 0) ? 0 : (i == 1) ? 7 : 8;
         else begin
           case (i)
             0:       p_of = 1;
@@ -206,7 +207,8 @@ module cosim_top #(
         .r(in[0 +: 224]), .w(in[224 +: 288]), .acc_start(in[512]), .init_value(in[544 +: 32]),
         .out_dot(o[OW*i +: 32]), .out_acc(o[OW*i + 32 +: 32]), .acc(o[OW*i + 64 +: 32]));
     end else if (UNIT == HIF4_QUANTIZER) begin : g_unit
-      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN(P >> 2))
+      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN((P >> 2) & 1),
+                       .ASCEND_A6(P >> 3))
         u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
         .x(in), .unit(o[OW*i +: 288]));

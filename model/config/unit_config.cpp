@@ -78,6 +78,8 @@ const std::vector<FieldSpec>& unit_schema() {
       I("pe.hif8_lanes", "64", 16, 64, "elements", "HiF8 dot-product width (16, 32 or 64); hif8 only"),
       I("pe.align_width", "-1", -1, 120, "bits", "hif8/bf16 alignment window; 0 = exact, -1 = the format's default"),
       C("pe.align_policy", "default", {"default", "trunc", "sticky"}, "hif8/bf16 bits below the window"),
+      C("pe.hif4_convention", "official", {"official", "ascend-a6"},
+        "hif4 quantizer reference (docs/formats.md, HiF4 conventions); hif4 only"),
       I("pe.pipeline_depth", "4", 1, 64, "cycles", "from an operand issue (cycle t) to the accumulator holding the result (cycle t + P): dot-unit stages + 1"),
 
       I("array.rows", "", 1, 1024, "PEs", "PE rows R", true),
@@ -145,6 +147,7 @@ dp::GemmSpec UnitConfig::gemm_spec(unsigned threads) const {
     g.quant.seed = sr_seed;
     g.quant.sr_bits = sr_bits;
   }
+  g.quant.hif4_convention = hif4_convention;
   if (align_width >= 0 || align_policy != "default") {
     g.align = dp::default_align(format);
     g.align_set = true;
@@ -193,6 +196,10 @@ UnitConfig build(ConfigDoc& d, const std::string& source) {
   const bool aligned = u.format == fmt::Format::hif8 || u.format == fmt::Format::bf16;
   if (!aligned && u.align_width != -1) d.fail("pe.align_width", "applies only to hif8 and bf16 units");
   if (!aligned && u.align_policy != "default") d.fail("pe.align_policy", "applies only to hif8 and bf16 units");
+  if (d.get_string("pe.hif4_convention") == "ascend-a6") {
+    if (u.format != fmt::Format::hif4) d.fail("pe.hif4_convention", "applies only to pe.format hif4");
+    u.hif4_convention = fmt::Hif4Convention::ascend_a6;
+  }
   u.pipeline_depth = static_cast<uint32_t>(d.get_int("pe.pipeline_depth"));
 
   u.rows = static_cast<uint32_t>(d.get_int("array.rows"));

@@ -44,6 +44,7 @@ struct UnitConfig {
   int hif8_lanes = 64;
   int align_width = -1;      // -1: the format's default
   std::string align_policy = "default";
+  fmt::Hif4Convention hif4_convention = fmt::Hif4Convention::official;  // hif4 quantizer reference
   uint32_t pipeline_depth = 4;
 
   // array

@@ -196,7 +196,7 @@ int acc_register_bits(const AccSpec& a);    // sign + exponent + mantissa bits o
 // One accumulator step acc + d -> res: the nets of the FP adder and the register.
 void acc_nets(float acc, float d, float res, const AccSpec& a, NetSink& s);
 // The block quantizer of a format for one block of `lanes` values (throws for a format without one).
-UnitDesc describe_quantizer(fmt::Format f, int lanes);
+UnitDesc describe_quantizer(fmt::Format f, int lanes, bool hif4_ascend_a6 = false);
 // The dedicated residual unit of a dot unit (residual.path: dedicated; combinational).
 UnitDesc describe_residual(const DotParams& p, ResidualKind kind);
 // rtl/sparse_residual_add.sv: the HiF4 2:4 select-and-multiply unit and its accumulator.

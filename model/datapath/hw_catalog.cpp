@@ -63,11 +63,11 @@ const std::vector<Entry>& entries() {
       {"bf16_dot64", {{"W", 64, 16, 112}, {"STICKY", 1, 0, 1}, {"STAGES", 3, 0, 4}}, bf16},
       {"fp32_acc", {{"MANT_BITS", 23, 1, 23}, {"ROUND_RZ", 0, 0, 1}}, [](auto& v) { return describe_acc(acc(v)); }},
       {"sparse_residual_add", {{"STAGES", 3, 0, 5}, {"MANT_BITS", 23, 1, 23}, {"ROUND_RZ", 0, 0, 1}}, sparse},
-      {"hif4_quantizer", {{"STAGES", 3, 0, 4}},
+      {"hif4_quantizer", {{"STAGES", 3, 0, 4}, {"ASCEND_A6", 0, 0, 1}},
        [](auto& v) {
-         UnitDesc d = describe_quantizer(fmt::Format::hif4, 64);
+         UnitDesc d = describe_quantizer(fmt::Format::hif4, 64, at(v, "ASCEND_A6") != 0);
          d.stages = at(v, "STAGES");
-         d.rtl_params = {{"STAGES", d.stages}};
+         d.rtl_params = {{"STAGES", d.stages}, {"ASCEND_A6", at(v, "ASCEND_A6")}};
          return d;
        }},
   };

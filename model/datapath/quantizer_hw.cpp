@@ -16,11 +16,13 @@ Component q(const char* name, Kind k, int p1, int p2, int count, const char* wha
 
 constexpr int kBf16Mag = 15;  // BF16 magnitude bits (the peaks compare them)
 
-UnitDesc hif4_quantizer() {
+// ascend_a6: the RTL's ASCEND_A6 = 1 (--hif4-convention ascend-a6): every element product is
+// rounded to BF16 before the element rounding, and its zero test decides the sign.
+UnitDesc hif4_quantizer(bool ascend_a6) {
   const int n = fmt::kHif4Block, unit_bits = 8 * fmt::kHif4PackedBytes;
   UnitDesc d;
   d.rtl_top = "hif4_quantizer";
-  d.rtl_params = {{"STAGES", 0}};
+  d.rtl_params = {{"STAGES", 0}, {"ASCEND_A6", ascend_a6 ? 1 : 0}};
   d.label = "hif4 quantizer x64";
   // The RTL's ranks: after q1 (peaks), q2 (scale), q3 (level bits), q4 (the unit); the 64 BF16
   // inputs travel with the data to q4.
@@ -40,9 +42,13 @@ UnitDesc hif4_quantizer() {
       q("q.elem_mul", Kind::mul, 8, 8, 64, "|x| x REC per element"),
       q("q.elem_shift", Kind::shift, 16, 4, 64, "shift by e8 + e16 + exponent difference"),
       q("q.elem_round", Kind::add, 4, 0, 64, "round to 1/4 (half away) and saturate"),
-      // The output block register: the RTL's last rank (u_cut_q4).
-      q("q.reg", Kind::reg, unit_bits, 0, 1, "output block register"),
   };
+  if (ascend_a6) {
+    d.parts.push_back(q("q.elem_bf16", Kind::add, 9, 0, 64, "A6: |x| x scale rounded to BF16 (8 significant bits)"));
+    d.parts.push_back(q("q.elem_zero", Kind::add, 17, 0, 64, "A6: zero test of the BF16 product (the sign's)"));
+  }
+  // The output block register: the RTL's last rank (u_cut_q4).
+  d.parts.push_back(q("q.reg", Kind::reg, unit_bits, 0, 1, "output block register"));
   d.operand_bits = x;
   d.cut_rule = "hif4_quantizer";
   d.rtl_signals = {{"q1_peak", peaks}, {"q2_scale", scale}, {"q3_e1", 24}, {"q4_unit", unit_bits}};
@@ -88,8 +94,8 @@ std::vector<Component> mxfp8_parts(int lanes) {
 
 }  // namespace
 
-UnitDesc describe_quantizer(Format f, int lanes) {
-  if (f == Format::hif4) return hif4_quantizer();
+UnitDesc describe_quantizer(Format f, int lanes, bool hif4_ascend_a6) {
+  if (f == Format::hif4) return hif4_quantizer(hif4_ascend_a6);
   static const std::pair<Format, std::vector<Component> (*)(int)> table[] = {
       {Format::nvfp4, nvfp4_parts},      {Format::mxfp4, mxfp4_parts},      {Format::hif8, hif8_parts},
       {Format::bf16, bf16_parts},        {Format::mxfp8_e4m3, mxfp8_parts}, {Format::mxfp8_e5m2, mxfp8_parts},

@@ -18,12 +18,15 @@ void say(const CompareRequest& r, const std::string& s) {
   if (r.say) r.say(s);
 }
 
-// The unit of a config with a correction's residual path (the plain unit for `none`).
-cfg::UnitConfig unit_with(const std::string& config, const Correction& c) {
+// The unit of a config with a correction's residual path (the plain unit for `none`) and, for a
+// hif4 unit, the request's HiF4 convention.
+cfg::UnitConfig unit_with(const std::string& config, const Correction& c, fmt::Hif4Convention h4) {
   std::vector<std::string> ov;
   if (c.residual.kind != dp::ResidualKind::none)
     ov = {"residual.enabled=true", std::string("residual.kind=") + dp::residual_name(c.residual.kind)};
-  return cfg::load_unit_config(config, ov);
+  cfg::UnitConfig u = cfg::load_unit_config(config, ov);
+  if (u.format == fmt::Format::hif4 && h4 != fmt::Hif4Convention::official) u.hif4_convention = h4;
+  return u;
 }
 
 // The PE's dot unit at sky130 (docs/cost.md section 11): the mapped netlist's area and fmax when
@@ -78,7 +81,7 @@ void unit_tables(const CompareRequest& r, OperandCache& cache, CompareOutcome& o
     const std::string fname = fmt::format_info(r.formats[i]).name;
     for (const auto& c : r.corrections) {
       if (c.arc != -2) continue;
-      const cfg::UnitConfig u = unit_with(r.configs[i], c);
+      const cfg::UnitConfig u = unit_with(r.configs[i], c, r.hif4_convention);
       const UnitEval e = evaluate_unit(u, w, uo);
       if (!e.cost) throw Error(r.configs[i], "cost", "the cost model does not cover this unit: " + e.cost_unsupported);
       const cost::CostReport& cr = *e.cost;

@@ -19,6 +19,7 @@ struct CompareRequest {
   std::vector<Correction> corrections;  // residual corrections also become unit variants
   std::vector<std::string> configs;     // one unit config per format (equal peak throughput)
   unsigned threads = 0;
+  fmt::Hif4Convention hif4_convention = fmt::Hif4Convention::official;  // of the hif4 units' quantizer
   size_t activity_sample = 1024;        // dot operations measured per unit
   std::function<void(const std::string&)> say;      // optional: a line per phase and unit
   std::function<void(const std::string&)> op_done;  // optional: after each op x format x correction

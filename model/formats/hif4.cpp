@@ -30,6 +30,21 @@ bool Hif4Unit::operator==(const Hif4Unit& o) const {
   return e6m2 == o.e6m2 && e1_8 == o.e1_8 && e1_16 == o.e1_16 && std::memcmp(nib, o.nib, 64) == 0;
 }
 
+const char* hif4_convention_name(Hif4Convention c) {
+  return c == Hif4Convention::ascend_a6 ? "ascend-a6" : "official";
+}
+
+Hif4Options hif4_convention_options(Hif4Convention c) {
+  Hif4Options o;
+  if (c == Hif4Convention::ascend_a6) {
+    o.element_rounding = Rounding::nearest_even;  // gen_data.py bf16_to_e1m2: nearest code, ties to even
+    o.compare = Hif4Compare::bf16_rounded;        // gen_data.py: eb_tmp, ec_tmp rounded to BF16
+    o.bf16_scaled_element = true;                 // gen_data.py: scaled_src = bf16(src * scale)
+    o.zero_scale_code = true;                     // gen_data.py: e6m2 code 0 has value 0, reciprocal 0
+  }
+  return o;
+}
+
 float hif4_reciprocal(uint8_t c) {
   const int e = c >> 2, m = c & 3;
   // M = 0: 2^(48-E) exactly. M > 0: 2^(47-E) * sig/128.
@@ -63,7 +78,9 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
   // Step 4: E6M2, ties to even (a BF16 in range has 7 fraction bits; e6m2_encode rounds to 2).
   Hif4Unit u;
   u.e6m2 = e6m2_encode(sf);
-  // Step 5: reciprocal LUT.
+  // Step 5: reciprocal LUT. A6: code 0x00 is the value 0 and its reciprocal 0, so the whole
+  // unit quantizes to +0 (all-zero, tiny, and Vmax*C7 < 1.125 * 2^-48 blocks).
+  if (o.zero_scale_code && u.e6m2 == 0) return u;
   const double rec = static_cast<double>(hif4_reciprocal(u.e6m2));
   auto product = [&](double v) {
     double p = v * rec;  // exact: 8-bit x 8-bit significands
@@ -82,7 +99,17 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
   }
   // Steps 8-11: scaled elements rounded to quarters, saturated at 7/4, sign s = (x < 0).
   for (int k = 0; k < 64; ++k) {
-    const double y4 = std::ldexp(mag[k] * rec, 2 - e8[k >> 3] - e16[k >> 2]);  // 4y, exact
+    double y4 = std::ldexp(mag[k] * rec, 2 - e8[k >> 3] - e16[k >> 2]);  // 4y, exact
+    bool neg = (x[k] & 0x8000) && (x[k] & 0x7FFF);
+    if (o.bf16_scaled_element) {
+      // A6: p = RNE_bf16(RNE_fp32(x * scale)); the FP32 product is exact unless it is an FP32
+      // subnormal, where the two roundings are the golden's. The sign is p's: an underflow to -0
+      // gives +0. scale = REC * 2^-(e8+e16) is exact.
+      const float scale = static_cast<float>(std::ldexp(rec, -e8[k >> 3] - e16[k >> 2]));
+      const float p = bf16_round(static_cast<float>(mag[k]) * scale);
+      neg = neg && p != 0.0f;
+      y4 = 4.0 * static_cast<double>(p);
+    }
     double m;
     if (o.element_rounding == Rounding::stochastic) {
       // 4|y| = floor + fraction (exact in double); the fraction left-aligned in 64 bits and
@@ -94,7 +121,6 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
       m = (o.element_rounding == Rounding::nearest_even) ? std::nearbyint(y4) : std::floor(y4 + 0.5);
     }
     if (m > 7.0) m = 7.0;
-    const bool neg = (x[k] & 0x8000) && (x[k] & 0x7FFF);
     u.nib[k] = static_cast<uint8_t>((neg ? 8 : 0) | static_cast<int>(m));
   }
   return u;
@@ -106,9 +132,13 @@ Hif4Unit hif4_quantize(const float x[64], const Hif4Options& o) {
   return hif4_quantize_bf16(h, o);
 }
 
-void hif4_decode(const Hif4Unit& u, float out[64]) {
+void hif4_decode(const Hif4Unit& u, float out[64], bool zero_scale_code) {
   if (u.e6m2 == kE6M2NaN) {
     for (int k = 0; k < 64; ++k) out[k] = f32_nan();
+    return;
+  }
+  if (zero_scale_code && u.e6m2 == 0) {
+    for (int k = 0; k < 64; ++k) out[k] = (u.nib[k] & 8) ? -0.0f : 0.0f;
     return;
   }
   // V = q * (4 + M) * 2^(E - 52), q = +-(m << (E1_8 + E1_16)): exact in FP32.

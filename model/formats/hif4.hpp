@@ -24,6 +24,13 @@ enum class Hif4Compare {
   bf16_rounded,  // the product rounded to BF16 first (PTO "A6 golden")
 };
 
+// A published HiF4 reference, as a whole set of rules (docs/formats.md, "HiF4 conventions").
+enum class Hif4Convention : uint8_t {
+  official,   // the HiFloat4 repository (OFF, hif4.md section 2): default; its options are free
+  ascend_a6,  // Huawei PTO-ISA A6 TQuant kernel and golden: every rule fixed (hif4_convention_options)
+};
+const char* hif4_convention_name(Hif4Convention c);  // "official", "ascend-a6"
+
 struct Hif4Options {
   Rounding element_rounding = Rounding::nearest_away;  // or nearest_even (PTO A6)
   Hif4Compare compare = Hif4Compare::exact;
@@ -31,7 +38,15 @@ struct Hif4Options {
   // Rounding::stochastic: the 64 elements' random words (formats/stochastic.hpp sr_word); the
   // scaled magnitude 4|y| rounds up iff its left-aligned fraction plus the word carries.
   const uint64_t* rbits = nullptr;
+  // Ascend A6 rules (set together by hif4_convention_options(ascend_a6)):
+  bool bf16_scaled_element = false;  // x * scale is rounded to BF16 (via FP32) before the element
+                                     // rounding, and the sign is that product's (-0 after underflow -> +)
+  bool zero_scale_code = false;      // E6M2 code 0x00 decodes as 0 (reciprocal 0): such a unit is all +0
 };
+
+// The options of a convention: official = the defaults above; ascend_a6 = ties-to-even elements,
+// BF16-rounded level-2/3 products, BF16-rounded scaled elements, code 0x00 = zero.
+Hif4Options hif4_convention_options(Hif4Convention c);
 
 // The reciprocal of the level-1 scale, REC = RNE_bf16(1 / value(e6m2)), as a 4-entry mantissa
 // LUT plus an exponent subtraction (the hardware's form). Returns sig/128 * 2^exp as float.
@@ -43,8 +58,9 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o = {});
 // FP32 inputs are rounded to BF16 (RNE) first: the golden model takes BF16 only.
 Hif4Unit hif4_quantize(const float x[64], const Hif4Options& o = {});
 
-// Decoded values (exact in FP32). A NaN scale gives 64 NaNs.
-void hif4_decode(const Hif4Unit& u, float out[64]);
+// Decoded values (exact in FP32). A NaN scale gives 64 NaNs. zero_scale_code (Ascend A6):
+// code 0x00 decodes as 0 (signed zeros kept, as the A6 golden's (+-m/4) * 0).
+void hif4_decode(const Hif4Unit& u, float out[64], bool zero_scale_code = false);
 
 // Canonical byte layout (A): byte0 E6M2, byte1 E1_8 (LSB = group 0), bytes 2-3 E1_16
 // little-endian, then 32 bytes with element 2i in the low nibble of byte i.

@@ -4,6 +4,31 @@
 
 namespace hifsim::fmt {
 
+const char* mx_scale_rule_name(MxScaleRule r) {
+  switch (r) {
+    case MxScaleRule::floor: return "floor";
+    case MxScaleRule::ceil: return "ceil";
+    case MxScaleRule::rceil: return "rceil";
+    case MxScaleRule::pow2_ceil: return "pow2-ceil";
+    case MxScaleRule::even: return "even";
+  }
+  return "?";
+}
+
+const std::vector<MxConvention>& mx_conventions() {
+  static const std::vector<MxConvention> c = {
+      {"ocp", MxScaleRule::floor, Rounding::nearest_even, "OCP MX v1.0 section 6.3; torchao FLOOR"},
+      {"microxcaling", MxScaleRule::floor, Rounding::nearest_away, "microsoft/microxcaling (round='nearest')"},
+      {"nvidia", MxScaleRule::rceil, Rounding::nearest_even,
+       "NVIDIA cuDNN block scaling (round-up scale, RNE elements); torchao RCEIL (PTX cvt.rp.ue8m0x2.f32)"},
+      {"torchao-ceil", MxScaleRule::pow2_ceil, Rounding::nearest_even, "pytorch/ao ScaleCalculationMode.CEIL"},
+      {"torchao-even", MxScaleRule::even, Rounding::nearest_even,
+       "pytorch/ao ScaleCalculationMode.EVEN; Modular compute_mxfp4_even_scale"},
+      {"arcquant", MxScaleRule::ceil, Rounding::nearest_even, "ARCQuant MXFP4 fake-quant (ceil(log2(amax/max)))"},
+  };
+  return c;
+}
+
 int mx_emax(const MiniFloatSpec& s) {
   // E4M3 "fn" keeps normal values in its all-ones exponent (bias 7 -> emax 8); E5M2 reserves it.
   const int all_ones = (1 << s.ebits) - 1;
@@ -30,6 +55,20 @@ void mx_quantize_block(const MiniFloatSpec& elem, const float* x, size_t n, cons
     shared = -126 - emax;  // microxcaling substitutes 2^-126 for a zero amax
   } else if (o.scale_rule == MxScaleRule::floor) {
     shared = f32_floor_log2(amax_bits) - emax;
+  } else if (o.scale_rule == MxScaleRule::pow2_ceil) {
+    // The FP32 exponent field, plus one when any fraction bit is set (subnormals clamp below).
+    shared = static_cast<int>(amax_bits >> 23) - 127 + ((amax_bits & 0x7FFFFFu) != 0 ? 1 : 0) - emax;
+  } else if (o.scale_rule == MxScaleRule::even) {
+    // Half an element ulp added to the FP32 bits, then the exponent field (a carry bumps it).
+    const uint32_t r = amax_bits + (1u << (22 - elem.mbits));
+    shared = static_cast<int>(r >> 23) - 127 - emax;
+  } else if (o.scale_rule == MxScaleRule::rceil) {
+    // FP32 amax * FP32(1 / max_elem), rounded up to E8M0: the exponent field plus one when any
+    // fraction bit is set (an FP32 subnormal only above 2^-127, E8M0's 0x00).
+    const float maxe = minifloat_decode(elem, elem.max_finite);
+    const uint32_t d = f32_bits(bits_f32(amax_bits) * (1.0f / maxe));
+    const uint32_t field = d >> 23, frac = d & 0x7FFFFFu;
+    shared = static_cast<int>(field) + ((field == 0 ? frac > 0x400000u : frac != 0) ? 1 : 0) - 127;
   } else {
     // ceil(log2(amax / max_elem)) exactly: the smallest e with max_elem * 2^e >= amax.
     SigExp a{};

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "formats/minifloat.hpp"
 
@@ -11,10 +12,26 @@ namespace hifsim::fmt {
 constexpr int kMxBlock = 32;
 
 // How the shared exponent is chosen from the block amax.
+// Every published rule the project could source (docs/formats.md, "MX conventions").
 enum class MxScaleRule {
-  floor,  // OCP: floor(log2 amax) - emax_elem (default)
-  ceil,   // ceil(log2(amax / max_elem)): never clips (used by some NVIDIA/TE and ARCQuant paths)
+  floor,      // OCP: floor(log2 amax) - emax_elem (default; microxcaling, torchao FLOOR)
+  ceil,       // ceil(log2(amax / max_elem)) exactly: never clips (ARCQuant's MXFP4 path)
+  rceil,      // NVIDIA (cuDNN/cuBLAS block scaling, PTX cvt.rp.ue8m0x2.f32, torchao RCEIL):
+              // E8M0 = FP32 amax * FP32(1/max_elem) rounded up to a power of two
+  pow2_ceil,  // torchao CEIL: ceil(log2 amax) - emax_elem (amax rounded up to a power of two)
+  even,       // torchao EVEN (Modular compute_mxfp4_even_scale): amax rounded to the element's
+              // mantissa bits (half up on the FP32 bits), then floor(log2) - emax_elem
 };
+const char* mx_scale_rule_name(MxScaleRule r);  // "floor", "ceil", "rceil", "pow2-ceil", "even"
+
+// A named MX convention: a scale rule and an element rounding, as one published stack uses them.
+struct MxConvention {
+  const char* name;
+  MxScaleRule rule;
+  Rounding rounding;
+  const char* source;
+};
+const std::vector<MxConvention>& mx_conventions();  // "ocp" (the default) first
 
 struct MxOptions {
   Rounding rounding = Rounding::nearest_even;  // OCP recommendation and hardware; nearest_away = microxcaling

@@ -551,7 +551,7 @@ bool handled(Format f, Rounding r, const QuantOptions& o) {
     case Format::nvfp4: return r == Rounding::nearest_even && !o.nvfp4_2d && o.nvfp4_tensor_scale;
     case Format::hif4:
       return (r == Rounding::nearest_even || r == Rounding::nearest_away) && o.hif4_compare == Hif4Compare::exact &&
-             !o.hif4_inf_to_nan;
+             !o.hif4_inf_to_nan && o.hif4_convention == Hif4Convention::official;
     default: return false;
   }
 }
@@ -585,7 +585,8 @@ const char* qdq_isa_name(QdqIsa isa) {
 
 Hif4Unit hif4_quantize_fast(const float x[64], const Hif4Options& o) {
   const bool rne = o.element_rounding == Rounding::nearest_even;
-  if ((!rne && o.element_rounding != Rounding::nearest_away) || o.compare != Hif4Compare::exact || o.inf_to_nan)
+  if ((!rne && o.element_rounding != Rounding::nearest_away) || o.compare != Hif4Compare::exact || o.inf_to_nan ||
+      o.bf16_scaled_element || o.zero_scale_code)
     return hif4_quantize(x, o);
   Hif4Unit u;
   if (qdq_fast_isa() == QdqIsa::avx2) hif4_codes_avx2(x, u, rne);

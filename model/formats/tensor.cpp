@@ -59,13 +59,34 @@ Hif4Unit QTensor::hif4_unit(size_t row, size_t blk) const {
 }
 
 Rounding element_rounding(Format f, const QuantOptions& o) {
+  if (f == Format::hif4 && o.hif4_convention == Hif4Convention::ascend_a6) return Rounding::nearest_even;
   return o.rounding ? *o.rounding : format_info(f).default_rounding;
+}
+
+Hif4Options hif4_options(const QuantOptions& o) {
+  Hif4Options h = hif4_convention_options(o.hif4_convention);
+  if (o.hif4_convention == Hif4Convention::official) {
+    h.element_rounding = element_rounding(Format::hif4, o);
+    h.compare = o.hif4_compare;
+  }
+  h.inf_to_nan = o.hif4_inf_to_nan;
+  return h;
 }
 
 void validate_options(Format f, const QuantOptions& o) {
   const FormatInfo& info = format_info(f);
   if (!info.tensor)
     throw Error("--format", info.name, "is an element/scale code format; tensor formats are " + tensor_format_names());
+  if (!o.mx_convention.empty() && format_traits(f).scale != Code::e8m0)
+    throw Error("--mx-convention", o.mx_convention, std::string("applies to the MX formats only, not ") + info.name);
+  if (o.hif4_convention != Hif4Convention::official) {
+    if (f != Format::hif4)
+      throw Error("--hif4-convention", hif4_convention_name(o.hif4_convention),
+                  std::string("applies to hif4 only, not ") + info.name + "; leave it at official");
+    if (o.rounding && *o.rounding != Rounding::nearest_even)
+      throw Error("--rounding", rounding_name(*o.rounding),
+                  "conflicts with --hif4-convention ascend-a6, which rounds elements ties-to-even; leave --rounding out");
+  }
   const Rounding r = element_rounding(f, o);
   if (!(info.roundings & rbit(r))) {
     std::string ok;
@@ -149,10 +170,7 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
     q.tensor_encode = ts.encode;
     if (o.nvfp4_2d) tile_amax = nvfp4_tile_amax(x, rows, cols);
   }
-  Hif4Options h;
-  h.element_rounding = r;
-  h.compare = o.hif4_compare;
-  h.inf_to_nan = o.hif4_inf_to_nan;
+  const Hif4Options h = hif4_options(o);
   MxOptions mo;
   mo.rounding = r;
   mo.scale_rule = o.mx_scale_rule;

@@ -32,7 +32,9 @@ struct QuantOptions {
   bool nvfp4_tensor_scale = true;    // nvfp4: the FP32 per-tensor amax scale (off: 1, single level)
   Hif4Compare hif4_compare = Hif4Compare::exact;
   bool hif4_inf_to_nan = false;
+  Hif4Convention hif4_convention = Hif4Convention::official;  // ascend_a6 fixes rounding and compare
   MxScaleRule mx_scale_rule = MxScaleRule::floor;
+  std::string mx_convention;         // a named MX convention (mx_conventions()) set rule and rounding; "" = none
   bool hybrid_strict = false;        // hif8 hybrid: round up iff F14 > T14 (default >=)
   HybridThreshold hybrid_threshold = HybridThreshold::input;
   unsigned threads = 0;              // 0 = all hardware threads; results do not depend on it
@@ -59,6 +61,9 @@ struct QTensor {
 void validate_options(Format f, const QuantOptions& o);
 // Resolved element rounding for f under o.
 Rounding element_rounding(Format f, const QuantOptions& o);
+// The HiF4 quantizer options o selects: its convention's rules, plus (official) the element
+// rounding and compare options, and the Inf rule (both conventions).
+Hif4Options hif4_options(const QuantOptions& o);
 
 QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const QuantOptions& o = {});
 // rows x cols values; every dequantized value is exact in FP32 except NVFP4's final

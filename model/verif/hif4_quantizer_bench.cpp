@@ -1,5 +1,7 @@
 // The HiF4 quantizer's bench (rtl/hif4_quantizer.sv, hifsim::fmt::hif4_quantize_bf16 with the option
-// sets {ELEM_RNE, CMP_BF16, INF_TO_NAN}): generator, checker and coverage of model/verif/bench.hpp.
+// sets {ELEM_RNE, CMP_BF16, INF_TO_NAN, ASCEND_A6}): generator, checker and coverage of
+// model/verif/bench.hpp. ASCEND_A6 = the convention's options (hif4_convention_options), which fix
+// the element rounding and the compare; INF_TO_NAN still applies.
 //
 // Vector: 32 words: 64 BF16 inputs, element k at bit 16k. Output: one HiF4 unit in layout (A)
 // (9 words) per option set.
@@ -31,16 +33,21 @@ constexpr int kWords = 32;
 constexpr int kUnitWords = stim::kHif4Words;
 
 struct Variant {
-  int opt;  // bit 0 ELEM_RNE, bit 1 CMP_BF16, bit 2 INF_TO_NAN (the cosim top's cfg word)
+  int opt;  // bit 0 ELEM_RNE, bit 1 CMP_BF16, bit 2 INF_TO_NAN, bit 3 ASCEND_A6 (the cosim top's cfg word)
   fmt::Hif4Options options() const {
     fmt::Hif4Options o;
-    o.element_rounding = (opt & 1) ? fmt::Rounding::nearest_even : fmt::Rounding::nearest_away;
-    o.compare = (opt & 2) ? fmt::Hif4Compare::bf16_rounded : fmt::Hif4Compare::exact;
+    if (opt & 8) {
+      o = fmt::hif4_convention_options(fmt::Hif4Convention::ascend_a6);
+    } else {
+      o.element_rounding = (opt & 1) ? fmt::Rounding::nearest_even : fmt::Rounding::nearest_away;
+      o.compare = (opt & 2) ? fmt::Hif4Compare::bf16_rounded : fmt::Hif4Compare::exact;
+    }
     o.inf_to_nan = (opt & 4) != 0;
     return o;
   }
   std::string name() const {
     if (opt == 0) return "default";
+    if (opt & 8) return (opt & 4) ? "ascend-a6+inf2nan" : "ascend-a6";
     std::string s;
     if (opt & 1) s += "rne";
     if (opt & 2) s += std::string(s.empty() ? "" : "+") + "bf16cmp";
@@ -127,6 +134,8 @@ class QuantBench : public BenchBase {
     cov_shift_ = c.declare_each(
         4, [](int p) { return "elem.shift_e8_" + std::to_string(p >> 1) + "_e16_" + std::to_string(p & 1); });
     cov_src_ = c.declare_group("source.", kSources, false);
+    cov_a6_ = c.declare_group("a6.", {"bf16_product_changes_element", "product_underflow_drops_sign",
+                                      "code_00_zeroes_nonzero_block"});
   }
 
 
@@ -163,6 +172,7 @@ class QuantBench : public BenchBase {
     }
     if (zero) c.hit(cov_zero_);
     c.hit(cov_code_ + u.e6m2);
+    count_a6(b);
     // Peaks and the scale.
     double mag[64], v16[16], v8[8], vmax = 0;
     uint16_t hmax = 0;
@@ -220,6 +230,19 @@ class QuantBench : public BenchBase {
     }
   }
 
+  // The A6 rules against the same options without them (RNE elements, BF16-rounded compares).
+  void count_a6(const Block& b) {
+    Coverage& c = cov();
+    const fmt::Hif4Unit rne = fmt::hif4_quantize_bf16(b.x, Variant{3}.options());
+    const fmt::Hif4Unit a6 = fmt::hif4_quantize_bf16(b.x, Variant{8}.options());
+    if (a6.e6m2 == 0 && rne.e6m2 == 0 && !(rne == a6)) c.hit(cov_a6_ + 2);
+    if (a6.e6m2 == 0) return;
+    for (int k = 0; k < 64; ++k) {
+      if ((a6.nib[k] & 7) != (rne.nib[k] & 7)) c.hit(cov_a6_);
+      if ((b.x[k] & 0x8000) && (b.x[k] & 0x7FFF) && !(a6.nib[k] & 8)) c.hit(cov_a6_ + 1);
+    }
+  }
+
   std::vector<Vector> corners() override {
     std::vector<Vector> c;
     SplitMix64 r(0x0A4F);
@@ -247,6 +270,15 @@ class QuantBench : public BenchBase {
         if (t < 3) b.x[k] = static_cast<uint16_t>(r.below(t == 0 ? 0x80 : 0x1000 + 0x800 * t) | (r.below(2) << 15));
         else b.x[k] = static_cast<uint16_t>((0x4700 + 0x300 * (t - 3) + r.below(0x300)) | (r.below(2) << 15));
       }
+      c.push_back(make_vec(b, kCorner));
+    }
+    // Huge blocks (scale 0xFE) with tiny negative elements: the scaled product falls around the
+    // smallest BF16 subnormal, where A6 drops the sign of an underflowed product.
+    for (int t = 0; t < 4; ++t) {
+      Block b;
+      b.x[static_cast<int>(r.below(64))] = static_cast<uint16_t>(0x4880 + 0x80 * t);
+      for (int k = 0; k < 64; ++k)
+        if (!b.x[k]) b.x[k] = static_cast<uint16_t>(0x8000 | (t == 3 ? r.below(0x80) : 0x80 + r.below(0x600)));
       c.push_back(make_vec(b, kCorner));
     }
     // Every E6M2 code: Vmax from the scan, random smaller elements (and a ramp for the E1 bits).
@@ -392,7 +424,7 @@ class QuantBench : public BenchBase {
   std::vector<uint16_t> round_vmax_[6];
   int cov_zero_, cov_nan_, cov_inf_sat_, cov_inf_nan_, cov_negzero_in_, cov_clamp_min_, cov_clamp_max_, cov_sf_tie_;
   int cov_sf_carry_, cov_e6m2_tie_, cov_e6m2_carry_, cov_code_, cov_l2_tie_, cov_l2_flip_, cov_l3_tie_, cov_l3_flip_;
-  int cov_m_, cov_tie_, cov_sat_, cov_neg0_, cov_sub_in_, cov_shift_, cov_src_;
+  int cov_m_, cov_tie_, cov_sat_, cov_neg0_, cov_sub_in_, cov_shift_, cov_src_, cov_a6_;
 };
 
 }  // namespace
@@ -401,9 +433,10 @@ std::unique_ptr<Bench> make_hif4_quantizer_bench(const std::vector<Params>& sets
                                                  const std::string& npy) {
   std::vector<Variant> vars;
   for (const Params& p : sets) {
-    check_params(p, {"ELEM_RNE", "CMP_BF16", "INF_TO_NAN", "STAGES"}, "hif4_quantizer");
+    check_params(p, {"ELEM_RNE", "CMP_BF16", "INF_TO_NAN", "ASCEND_A6", "STAGES"}, "hif4_quantizer");
     param(p, "STAGES", 3, 0, 4);
-    vars.push_back({param(p, "ELEM_RNE", 0, 0, 1) | param(p, "CMP_BF16", 0, 0, 1) << 1 | param(p, "INF_TO_NAN", 0, 0, 1) << 2});
+    vars.push_back({param(p, "ELEM_RNE", 0, 0, 1) | param(p, "CMP_BF16", 0, 0, 1) << 1 |
+                    param(p, "INF_TO_NAN", 0, 0, 1) << 2 | param(p, "ASCEND_A6", 0, 0, 1) << 3});
   }
   return std::unique_ptr<Bench>(new QuantBench(ctx, vars, npy));
 }

@@ -74,7 +74,8 @@ def _matrix(x, name: str) -> np.ndarray:
 def quantize_dequantize(x, format: str, **options) -> np.ndarray:
     """dequantize(quantize(x)) in `format`, blocks along the last axis (`hifsim quantize`).
 
-    Options: rounding, saturate, seed, nvfp4_recipe, hif4_compare, hif4_inf, mx_scale,
+    Options: rounding, saturate, seed, nvfp4_recipe, hif4_compare, hif4_convention (official |
+    ascend-a6), hif4_inf, mx_scale, mx_convention,
     hybrid_compare, hybrid_threshold, threads (see ``hifsim quantize --help``); residual
     (none | dense | 2:4 | top50) adds the Rollout-ResQ residual: deq(Q(x)) + deq(S(Q(R))).
     """

@@ -29,6 +29,9 @@ def log(msg, quiet=False):
         print(f"[perplexity] {msg}", flush=True)
 
 
+_OPTIONS = {}  # format -> extra quantizer options of every run (--hif4-convention); inherited by forked workers
+
+
 def make_hook(fmt, residual, nonfinite, threads=0):
     """The fake-quantization hook; counts NaN/Inf values the quantizer produces in nonfinite[0]."""
     weights = {}
@@ -41,11 +44,11 @@ def make_hook(fmt, residual, nonfinite, threads=0):
         if role == "weight":
             key = (layer, op)
             if key not in weights:  # weights never change: quantize each once
-                weights[key] = counted(H.quantize_dequantize(x, fmt, threads=threads))
+                weights[key] = counted(H.quantize_dequantize(x, fmt, threads=threads, **_OPTIONS.get(fmt, {})))
             return weights[key]
         if residual == "none":
-            return counted(H.quantize_dequantize(x, fmt, threads=threads))
-        return counted(H.quantize_dequantize(x, fmt, residual=residual, threads=threads))
+            return counted(H.quantize_dequantize(x, fmt, threads=threads, **_OPTIONS.get(fmt, {})))
+        return counted(H.quantize_dequantize(x, fmt, residual=residual, threads=threads, **_OPTIONS.get(fmt, {})))
 
     return hook
 
@@ -107,7 +110,7 @@ def make_gemm(fmt, threads, nonfinite):
     """Every linear layer through the format's bit-exact GEMM engine; counts its NaN/Inf outputs (the
     row's nonfinite_quantized_values: a layer output that is not finite makes the run invalid)."""
     def linear_gemm(a, w, **_):
-        y = H.gemm(a, w, fmt, threads=threads)
+        y = H.gemm(a, w, fmt, threads=threads, **_OPTIONS.get(fmt, {}))
         nonfinite[0] += int(y.size - np.count_nonzero(np.isfinite(y)))
         return y
 
@@ -168,8 +171,13 @@ def main(argv=None):
                     help="threads of the bit-exact GEMM when --jobs is 1 (0 = all cores; 1 per process otherwise)")
     ap.add_argument("--out", required=True, help="output folder (perplexity.csv/.json/.md)")
     ap.add_argument("--seed", type=int, default=0, help="token sampling seed (models without a tokenizer)")
+    ap.add_argument("--hif4-convention", default="official", choices=("official", "ascend-a6"),
+                    help="hif4 quantizer reference (docs/formats.md 3.1)")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
+    _OPTIONS.clear()
+    if a.hif4_convention != "official":
+        _OPTIONS["hif4"] = {"hif4_convention": a.hif4_convention}
 
     from .capture import capture as cap
     from .capture import llama_numpy as ln
@@ -204,6 +212,7 @@ def main(argv=None):
         rows.append(result_row(fmt, res, p, base, nonfinite, how))
         log(f"{fmt:10s} {how:9s} residual {res:6s} perplexity {' '.join(row_text(rows[-1]))} ({seconds:.1f} s)", a.quiet)
     meta = {"model": ld.name, "model_source": ld.source, "weights_sha256": ld.sha, "tokens": len(ids) - 1,
+            "hif4_convention": a.hif4_convention,
             "text": source, "quantized_ops": list(ln.LINEAR_OPS), "seconds": round(time.time() - t0, 1)}
     md = write_results(a.out, meta, rows, f"Perplexity of {ld.name} on {len(ids) - 1} tokens ({source}); every linear "
                        "layer in the format (embedding and LM head excluded): `fake` = activations and weights "

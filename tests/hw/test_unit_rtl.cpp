@@ -182,6 +182,7 @@ std::vector<Params> cases(const NamedUnit& u) {
       {"bf16_dot64", {{{"W", 32}, {"STAGES", 1}}, {{"W", 64}, {"STICKY", 0}, {"STAGES", 4}}}},
       {"fp32_acc", {{{"MANT_BITS", 10}, {"ROUND_RZ", 1}}}},
       {"sparse_residual_add", {{{"MANT_BITS", 10}, {"ROUND_RZ", 1}, {"STAGES", 5}}}},
+      {"hif4_quantizer", {{{"ASCEND_A6", 1}, {"STAGES", 2}}}},
   };
   if (const auto it = corners.find(u.name); it != corners.end())
     for (const Params& p : it->second) v.push_back(p);

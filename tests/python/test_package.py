@@ -20,6 +20,7 @@ CODE_FORMATS = ["hif8", "fp8-e4m3", "fp8-e5m2", "fp4-e2m1", "s1p2", "e6m2", "e8m
 # Options that change bits, per format (each is also a command-line option of the same name).
 QUANT_VARIANTS = [
     ("hif4", {}), ("hif4", {"rounding": "rne"}), ("hif4", {"hif4_compare": "bf16"}), ("hif4", {"hif4_inf": "nan"}),
+    ("hif4", {"hif4_convention": "ascend-a6"}), ("mxfp4", {"mx_convention": "nvidia"}),
     ("nvfp4", {}), ("nvfp4", {"nvfp4_recipe": "torchao"}),
     ("mxfp4", {}), ("mxfp4", {"mx_scale": "ceil"}), ("mxfp4", {"rounding": "away"}),
     ("mxfp8-e4m3", {}), ("mxfp8-e5m2", {"rounding": "away"}), ("fp8-e4m3", {"rounding": "stochastic", "seed": 7}),

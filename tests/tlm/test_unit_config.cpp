@@ -281,6 +281,22 @@ TEST(UnitConfig, ErrorsNameTheFileOnDisk) {
   std::remove(path.c_str());
 }
 
+// pe.hif4_convention reaches the GEMM's quantizer options (docs/formats.md 3.1); hif4 only.
+TEST(UnitConfig, Hif4Convention) {
+  const std::string a6 = with("pipeline_depth: 3}", "pipeline_depth: 3, hif4_convention: ascend-a6}");
+  const cfg::UnitConfig u = cfg::unit_config_from_string(a6, "a6.yaml");
+  EXPECT_EQ(u.hif4_convention, fmt::Hif4Convention::ascend_a6);
+  EXPECT_EQ(u.gemm_spec().quant.hif4_convention, fmt::Hif4Convention::ascend_a6);
+  EXPECT_EQ(cfg::unit_config_from_string(test::tiny_yaml(), "t.yaml").gemm_spec().quant.hif4_convention,
+            fmt::Hif4Convention::official);
+  std::string nv = a6;
+  nv.replace(nv.find("format: hif4"), 12, "format: nvfp4");
+  EXPECT_NE(load_err(nv).find("bad.yaml: pe.hif4_convention: applies only to pe.format hif4"), std::string::npos)
+      << load_err(nv);
+  EXPECT_NE(load_err(with("pipeline_depth: 3}", "pipeline_depth: 3, hif4_convention: a6}")).find("pe.hif4_convention"),
+            std::string::npos);
+}
+
 TEST(UnitConfig, SchemaMarkdownListsEveryField) {
   const std::string md = cfg::schema_markdown(cfg::unit_schema());
   for (const auto& f : cfg::unit_schema()) EXPECT_NE(md.find("`" + f.path + "`"), std::string::npos) << f.path;

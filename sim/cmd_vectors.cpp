@@ -53,7 +53,7 @@ int run_vectors(const std::vector<std::string>& args, const std::vector<std::str
   m.command = "vectors";
   m.argv = argv;
   m.seed = spec.seed;
-  if (!spec.npy.empty()) m.add_input(spec.npy);
+  m.add_input(v.tensor);  // the real-tensor source read, the data folder's default included
   m.extra.emplace_back("unit", spec.unit);
   m.extra.emplace_back("vectors", std::to_string(v.vectors));
   m.extra.emplace_back("coverage_bins_hit", std::to_string(v.bins_hit) + "/" + std::to_string(v.bins_declared));

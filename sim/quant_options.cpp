@@ -1,73 +1,20 @@
 #include "quant_options.hpp"
 
 #include "formats/codes.hpp"
-#include "util/error.hpp"
+#include "options/quant_request.hpp"
+#include "request_options.hpp"
 
 namespace hifsim::cli {
 
-namespace {
-// The options quantize and encode share: rounding, saturation, seed, hybrid rule, threads.
-// A two-way option: the value named a or b, else the error "'V' is not a or b".
-template <class T>
-T one_of_two(const ArgParser& p, const std::string& name, const char* a, T va, const char* b, T vb) {
-  const std::string v = p.get(name);
-  if (v == a) return va;
-  if (v == b) return vb;
-  throw Error("command line", "--" + name, "'" + v + "' is not " + a + " or " + b);
-}
-
-void read_common(const ArgParser& p, fmt::QuantOptions& o) {
-  if (p.has("rounding")) {
-    auto r = fmt::parse_rounding(p.get("rounding"));
-    if (!r) throw Error("command line", "--rounding", "'" + p.get("rounding") + "' is not one of rne, away, rz, stochastic, hybrid");
-    o.rounding = *r;
-  }
-  o.saturate = p.is_set("saturate");
-  o.seed = p.get_u64("seed");
-  o.hybrid_strict = one_of_two(p, "hybrid-compare", "ge", false, "gt", true);
-  o.hybrid_threshold =
-      one_of_two(p, "hybrid-threshold", "input", fmt::HybridThreshold::input, "seeded", fmt::HybridThreshold::seeded);
-  o.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
-}
-}  // namespace
-
-void add_code_options(ArgParser& p) {
-  p.option("rounding", "MODE",
-           "element rounding: rne | away | rz | stochastic | hybrid (default: the format's own: "
-           "away for hif8/hif4/s1p2, rne otherwise)");
-  p.flag("saturate", "hif8/fp8: overflow and Inf to +-max finite instead of Inf/NaN");
-  p.option("seed", "N", "seed of the stochastic-rounding stream (keyed by seed, format, flat index)", std::string("0"));
-  p.option("hybrid-compare", "C", "hif8 hybrid rounding: round up iff F14 >= T14 (ge) or > (gt)", std::string("ge"));
-  p.option("hybrid-threshold", "T",
-           "hif8 hybrid rounding threshold T14: input (its own low 14 fraction bits, the published model) | "
-           "seeded (14 bits from the --seed stream)",
-           std::string("input"));
-  p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
-}
-
-void add_quant_options(ArgParser& p) {
-  add_code_options(p);
-  p.option("nvfp4-recipe", "R", "nvfp4 scale recipe: te (TransformerEngine) | torchao", std::string("te"));
-  p.option("hif4-compare", "C", "hif4 level-2/3 threshold compare: exact | bf16 (PTO A6 golden)", std::string("exact"));
-  p.option("hif4-inf", "I", "hif4 Inf inputs: saturate | nan", std::string("saturate"));
-  p.option("mx-scale", "S", "MX shared-exponent rule: floor (OCP) | ceil", std::string("floor"));
-}
+void add_code_options(ArgParser& p) { declare(p, opt::code_options()); }
+void add_quant_options(ArgParser& p) { declare(p, opt::quant_options()); }
 
 fmt::QuantOptions read_code_options(const ArgParser& p, fmt::Format f) {
-  fmt::QuantOptions o;
-  read_common(p, o);
+  const fmt::QuantOptions o = read(p, opt::code_options());
   fmt::validate_code_options(f, o);
   return o;
 }
 
-fmt::QuantOptions read_quant_options(const ArgParser& p) {
-  fmt::QuantOptions o;
-  read_common(p, o);
-  o.nvfp4_recipe = one_of_two(p, "nvfp4-recipe", "te", fmt::NvfpRecipe::te, "torchao", fmt::NvfpRecipe::torchao);
-  o.hif4_compare = one_of_two(p, "hif4-compare", "exact", fmt::Hif4Compare::exact, "bf16", fmt::Hif4Compare::bf16_rounded);
-  o.hif4_inf_to_nan = one_of_two(p, "hif4-inf", "saturate", false, "nan", true);
-  o.mx_scale_rule = one_of_two(p, "mx-scale", "floor", fmt::MxScaleRule::floor, "ceil", fmt::MxScaleRule::ceil);
-  return o;
-}
+fmt::QuantOptions read_quant_options(const ArgParser& p) { return read(p, opt::quant_options()); }
 
 }  // namespace hifsim::cli

@@ -148,9 +148,11 @@ ConformanceVectors conformance_vectors(const ConformanceSpec& spec) {
   if (spec.count > 10000000) throw Error("--count", std::to_string(spec.count), "at most 10^7 vectors (the files would exceed a few GB)");
   Coverage cov;
   const BenchContext ctx{&cov, ""};
-  const std::unique_ptr<Bench> b = make_bench(spec.unit, {spec.params}, ctx, spec.npy);
+  const std::string tensor = spec.npy.empty() ? stim::default_npy() : spec.npy;
+  const std::unique_ptr<Bench> b = make_bench(spec.unit, {spec.params}, ctx, tensor);
   b->set_active(0, 1);
   ConformanceVectors v;
+  v.tensor = tensor;
   v.stimulus_bits = fields_bits(b->inputs());
   v.expected_bits = fields_bits(b->outputs());
   const int ow = b->out_words();

@@ -43,6 +43,7 @@ struct ConformanceVectors {
   uint64_t vectors = 0, transactions = 0;
   int stimulus_bits = 0, expected_bits = 0;
   uint64_t bins_declared = 0, bins_hit = 0;
+  std::string tensor;     // the real-tensor source read (every bench reads one): an input of the manifest
 };
 
 // Generates the vectors of `spec` with the unit's bench and golden model. Throws hifsim::Error

@@ -109,7 +109,7 @@ def test_shapes_and_dtypes_roundtrip():
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "mxfp4", mx_scale="round"),
      "argument mx_scale: 'round' is not floor or ceil"),
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "hif4", colour="red"),
-     "unknown keyword argument colour"),
+     "argument colour: unknown keyword argument"),
     (lambda: hifsim.quantize_dequantize(np.array([[1.0, np.nan]], np.float32), "nvfp4"), "argument x"),
     (lambda: hifsim.gemm(np.ones((2, 64), np.float32), np.ones((3, 32), np.float32), "hif4"), "K mismatch"),
     (lambda: hifsim.gemm(np.ones((2, 64), np.float32), np.ones((3, 64), np.float32), "hif4", arc="auto",
@@ -243,7 +243,7 @@ def test_cost_and_dot_unit_comparison_match_cli(tmp_path, run_cli):
 
 @pytest.mark.parametrize("call,needle", [
     (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml")), "give exactly one"),
-    (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml"), gemm=(1, 2)), "expected (M, N, K)"),
+    (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml"), gemm=(1, 2)), "argument gemm: '1,2': expected M,N,K"),
     (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml"), gemm=(8, 8, 64),
                              set={"array.rows": -3}), "array.rows"),
     (lambda: hifsim.run_unit("/nonexistent/unit.yaml", gemm=(8, 8, 64)), "/nonexistent/unit.yaml"),

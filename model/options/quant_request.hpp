@@ -1,0 +1,15 @@
+// The quantizer's options (fmt::QuantOptions): `hifsim quantize`, gemm, trace, compare and the
+// Python functions quantize/quantize_dequantize/gemm/dot; the element-code subset of `hifsim
+// encode` / hifsim.encode. Cross-option checks against a format stay in fmt::validate_options.
+#pragma once
+#include "formats/tensor.hpp"
+#include "options/option.hpp"
+
+namespace hifsim::opt {
+
+// --rounding, --saturate, --seed, --hybrid-compare, --hybrid-threshold, --threads.
+const Options<fmt::QuantOptions>& code_options();
+// The code options plus --nvfp4-recipe, --hif4-compare, --hif4-inf, --mx-scale.
+const Options<fmt::QuantOptions>& quant_options();
+
+}  // namespace hifsim::opt

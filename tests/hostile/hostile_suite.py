@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Hostile inputs of issue 28, each with its expected verdict (label `hostile`, docs/testing.md).
+
+Every case runs in its own process (a segmentation fault or a run of years fails one case, not the
+suite) under a memory limit and a deadline, through the `hifsim` program or the Python package of
+the build under test. Verdicts:
+  error  exit status 2 (CLI) or one hifsim.Error (Python), whose one-line message contains the
+         listed words (file/option, field, reason); nothing listed in `absent` exists afterwards;
+  ok     exit status 0 and the case's own check passes.
+A crash, a TypeError/UnicodeDecodeError, a timeout or a wrong verdict fails the case. Run with an
+older build (--hifsim old/bin/hifsim --python old/python) to see which cases it failed.
+
+Usage: hostile_suite.py --hifsim build/bin/hifsim --python build/python [--only SUBSTRING]
+"""
+import argparse
+import json
+import os
+import resource
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+UNIT = os.path.join(ROOT, "configs", "units", "hif4-32x32.yaml")
+DEADLINE = 20        # seconds per case; every case takes well under two
+MEMORY_LIMIT = 4 << 30
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def npy(shape, values):
+    d = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (", ".join(map(str, shape)) + ("," if len(shape) == 1 else ""))
+    while (10 + len(d) + 1) % 64:
+        d += " "
+    d += "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(d)) + d.encode() + struct.pack(f"<{len(values)}f", *values)
+
+
+# The Python cases: a snippet run with `import hifsim, numpy as np` and UNIT defined. An `error`
+# case must raise hifsim.Error; the snippet's last expression value is not checked for `ok` cases
+# (they assert what they need themselves).
+PY_PRELUDE = "import hifsim, json, numpy as np, sys\nUNIT = %r\n" % UNIT
+PY_RUNNER = """
+try:
+    exec(compile(CASE, "case", "exec"))
+except hifsim.Error as e:
+    print("HIFSIM_ERROR " + str(e).replace("\\n", " "))
+    sys.exit(0)
+except BaseException as e:
+    print("OTHER_EXCEPTION " + type(e).__name__ + ": " + str(e).replace("\\n", " ")[:300])
+    sys.exit(0)
+print("NO_ERROR")
+"""
+
+PY_CASES = [
+    # (name, snippet, verdict, words the message must contain)
+    ("cost compare_units formats=[] (was a segfault)",
+     "hifsim.cost(compare_units=True, formats=[])", "error", ["formats", "no format given"]),
+    ("cost sample=10**12 (ran for years)",
+     "hifsim.cost(UNIT, gemm=(64, 64, 256), sample=10**12)", "error", ["sample", "out of range"]),
+    ("run_unit cost_sample=10**12",
+     "hifsim.run_unit(UNIT, gemm=(64, 64, 256), cost_sample=10**12)", "error", ["cost_sample", "out of range"]),
+    ("cost sample=2**70 (beyond C++ integers)",
+     "hifsim.cost(UNIT, gemm=(64, 64, 256), sample=2**70)", "error", ["sample", "out of range"]),
+    ("cost sample as text",
+     "hifsim.cost(UNIT, gemm=(64, 64, 256), sample='many')", "error", ["sample", "not an integer"]),
+    ("run_unit gemm=(64.9, ...) (was truncated)",
+     "hifsim.run_unit(UNIT, gemm=(64.9, 64, 64))", "error", ["gemm", "64.9", "not an integer"]),
+    ("run_unit gemm of two values",
+     "hifsim.run_unit(UNIT, gemm=(64, 64))", "error", ["argument gemm", "M,N,K"]),
+    ("run_unit gemm=(0, 64, 64)",
+     "hifsim.run_unit(UNIT, gemm=(0, 64, 64))", "error", ["gemm", "out of range"]),
+    ("run_unit threads=-1",
+     "hifsim.run_unit(UNIT, gemm=(8, 8, 64), threads=-1)", "error", ["threads", "out of range"]),
+    ("run_unit seed=-1",
+     "hifsim.run_unit(UNIT, gemm=(8, 8, 64), seed=-1)", "error", ["seed", "non-negative"]),
+    ("quantize_dequantize threads=1.5",
+     "hifsim.quantize_dequantize(np.ones((2, 64), np.float32), 'hif4', threads=1.5)", "error",
+     ["threads", "1.5", "not an integer"]),
+    ("quantize_dequantize unknown keyword",
+     "hifsim.quantize_dequantize(np.ones((2, 64), np.float32), 'hif4', mx_scales='ceil')", "error",
+     ["mx_scales", "unknown keyword argument"]),
+    ("quantize_dequantize mx_scale=3",
+     "hifsim.quantize_dequantize(np.ones((2, 64), np.float32), 'mxfp4', mx_scale=3)", "error",
+     ["mx_scale", "'3' is not floor or ceil"]),
+    ("quantize_dequantize saturate='yes'",
+     "hifsim.quantize_dequantize(np.ones((2, 64), np.float32), 'hif8', saturate='yes')", "error",
+     ["saturate", "True or False"]),
+    ("quantize format given as bytes",
+     "hifsim.quantize(np.ones((2, 64), np.float32), b'hif4')", "error", ["format", "text"]),
+    ("quantize format not UTF-8 text",
+     "hifsim.quantize(np.ones((2, 64), np.float32), '\\udcff')", "error", ["format", "unknown tensor format"]),
+    ("gemm format=None",
+     "hifsim.gemm(np.ones((2, 64), np.float32), np.ones((2, 64), np.float32), None)", "error", ["format", "text"]),
+    ("gemm acc=7",
+     "hifsim.gemm(np.ones((2, 64), np.float32), np.ones((2, 64), np.float32), 'hif4', acc=7)", "error", ["acc"]),
+    ("gemm align_width for hif4",
+     "hifsim.gemm(np.ones((2, 64), np.float32), np.ones((2, 64), np.float32), 'hif4', align_width=8)", "error",
+     ["align_width", "applies only to hif8 and bf16"]),
+    ("dot 2-D input (was flattened)",
+     "hifsim.dot(np.ones((2, 64), np.float32), np.ones((2, 64), np.float32), 'hif4')", "error",
+     ["argument a", "expected a 1-D vector"]),
+    ("cost unknown node",
+     "hifsim.cost(UNIT, gemm=(8, 8, 64), node='1nm')", "error", ["energy-1nm.yaml"]),
+    ("cost set with a non-UTF-8 path",
+     "hifsim.cost(UNIT, gemm=(8, 8, 64), set=['array.rows=\\udcff'])", "error", ["array.rows"]),
+    ("run_unit config None",
+     "hifsim.run_unit(None, gemm=(8, 8, 64))", "error", ["config"]),
+    ("cost sample at its cap on a tiny workload (capped at the dot-op count)",
+     "import time; t = time.time()\n"
+     "r = hifsim.cost(UNIT, gemm=(2, 2, 64), sample=100000000)\n"
+     "assert time.time() - t < 10, 'sampling not capped'\n"
+     "assert r['cost']['area']['total_mm2'] > 0", "ok", []),
+    ("run_unit a numpy operand pair",
+     "a = np.ones((4, 64), np.float32); b = np.ones((3, 64), np.float32)\n"
+     "r = hifsim.run_unit(UNIT, gemm=(4, 3, 64), a=a, b=b, cost=False)\n"
+     "assert 'cycles' in json.dumps(r), r", "ok", []),
+]
+
+
+class Suite:
+    def __init__(self, hifsim, pythonpath, tmp, only):
+        self.hifsim, self.pythonpath, self.tmp, self.only = hifsim, pythonpath, tmp, only
+        self.failures, self.count = [], 0
+
+    def _run(self, argv, env=None):
+        try:
+            return subprocess.run(argv, cwd=self.tmp, capture_output=True, text=True, errors="replace",
+                                  timeout=DEADLINE, preexec_fn=limit_memory, env=env)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _verdict(self, name, problems, text):
+        if problems:
+            self.failures.append(f"{name}: {'; '.join(problems)}\n    output: {text[:400]}")
+            print(f"FAIL {name}: {'; '.join(problems)}")
+        else:
+            print(f"ok   {name}: {text[:200]}")
+
+    def python(self, name, snippet, verdict, words):
+        if self.only and self.only not in name:
+            return
+        self.count += 1
+        env = dict(os.environ, PYTHONPATH=self.pythonpath)
+        p = self._run([sys.executable, "-c", PY_PRELUDE + "CASE = %r\n" % snippet + PY_RUNNER], env)
+        if p is None:
+            return self._verdict(name, [f"still running after {DEADLINE} s"], "")
+        out = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+        problems = []
+        if p.returncode != 0:
+            problems.append(f"the interpreter died (status {p.returncode}): {p.stderr.strip()[-200:]}")
+        elif verdict == "error":
+            if not out.startswith("HIFSIM_ERROR "):
+                problems.append("expected hifsim.Error, got " + (out or "nothing"))
+            problems += [f"message lacks '{w}'" for w in words if w not in out]
+        elif out != "NO_ERROR":
+            problems.append("expected success, got " + out)
+        self._verdict(name, problems, out)
+
+    def cli(self, name, args, verdict, words=(), absent=(), check=None, env=None):
+        if self.only and self.only not in name:
+            return
+        self.count += 1
+        p = self._run([self.hifsim] + args, env)
+        if p is None:
+            return self._verdict(name, [f"still running after {DEADLINE} s"], "")
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        text = "\n".join(lines)
+        problems = []
+        if verdict == "error":
+            if p.returncode != 2:
+                problems.append(f"exit status {p.returncode}, expected 2")
+            if len(lines) != 1:
+                problems.append(f"{len(lines)} stderr lines, expected 1")
+            problems += [f"message lacks '{w}'" for w in words if w not in text]
+        elif p.returncode != 0:
+            problems.append(f"exit status {p.returncode}, expected 0")
+        problems += [f"{a} exists after the error" for a in absent if os.path.lexists(os.path.join(self.tmp, a))]
+        if not problems and check:
+            why = check()
+            if why:
+                problems.append(why)
+        self._verdict(name, problems, text)
+
+
+def vectors_cases(s):
+    """`hifsim vectors` reads its real-tensor source through the install layout and hashes it."""
+    data = os.path.join(s.tmp, "data")
+    os.makedirs(os.path.join(data, "traces", "sample"))
+    os.symlink(os.path.join(ROOT, "configs"), os.path.join(data, "configs"))
+    with open(os.path.join(data, "traces", "sample", "activations.npy"), "wb") as f:
+        f.write(npy((4, 64), [0.125 * ((i % 13) - 6) for i in range(256)]))
+    env = dict(os.environ, HIFSIM_DATA_DIR=data)
+
+    def manifest_names_input():
+        m = json.load(open(os.path.join(s.tmp, "vec1", "manifest.json")))
+        want = os.path.join(data, "traces", "sample", "activations.npy")
+        if not m.get("inputs_fnv1a64", {}).get(want):
+            return f"manifest inputs {m.get('inputs_fnv1a64')} do not list {want} with its hash"
+        return None
+
+    s.cli("vectors default tensor from the data folder, hashed in the manifest",
+          ["vectors", "--unit", "hif4_dot64", "--count", "30", "--out", "vec1"], "ok", check=manifest_names_input, env=env)
+    os.unlink(os.path.join(data, "traces", "sample", "activations.npy"))
+    s.cli("vectors without the data folder's tensor", ["vectors", "--unit", "hif4_dot64", "--count", "30", "--out", "vec2"],
+          "error", ["activations.npy"], absent=["vec2/stimulus.hex", "vec2/manifest.json"], env=env)
+
+
+def cli_cases(s):
+    s.cli("cost --sample 10^12", ["cost", "--config", UNIT, "--gemm", "64,64,256", "--sample", "1000000000000",
+                                  "--out", "c1"], "error", ["--sample", "out of range"], absent=["c1/cost.json"])
+    s.cli("cost --compare-units --formats ,", ["cost", "--compare-units", "--formats", ",", "--out", "c2"], "error",
+          ["--formats", "no format given"], absent=["c2/compare.json"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hifsim", required=True)
+    ap.add_argument("--python", required=True, help="folder holding the hifsim package (build/python)")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hifsim-hostile2-") as tmp:
+        s = Suite(os.path.abspath(args.hifsim), os.path.abspath(args.python), tmp, args.only)
+        for case in PY_CASES:
+            s.python(*case)
+        cli_cases(s)
+        vectors_cases(s)
+    print(f"\n{s.count - len(s.failures)} of {s.count} cases as expected")
+    for f in s.failures:
+        print("FAIL " + f, file=sys.stderr)
+    return 1 if s.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -253,3 +253,29 @@ def test_run_unit_and_cost_errors(call, needle):
     with pytest.raises(hifsim.Error) as e:
         call()
     assert needle in str(e.value), str(e.value)
+
+
+def test_type_stubs_match_the_functions():
+    """__init__.pyi (shipped with py.typed) declares every public function with the runtime's
+    parameter names, kinds and order, so a type checker sees the real signatures."""
+    import ast
+    import inspect
+    from pathlib import Path
+    pkg = Path(hifsim.__file__).parent
+    assert (pkg / "py.typed").is_file() and (pkg / "_ext.pyi").is_file()
+    stubs = {}
+    for node in ast.parse((pkg / "__init__.pyi").read_text()).body:
+        if isinstance(node, ast.FunctionDef):
+            a = node.args
+            params = [(p.arg, "pos") for p in a.posonlyargs + a.args] + [(p.arg, "kw") for p in a.kwonlyargs]
+            if a.kwarg:
+                params.append((a.kwarg.arg, "var"))
+            stubs[node.name] = params
+    kinds = {inspect.Parameter.POSITIONAL_OR_KEYWORD: "pos", inspect.Parameter.POSITIONAL_ONLY: "pos",
+             inspect.Parameter.KEYWORD_ONLY: "kw", inspect.Parameter.VAR_KEYWORD: "var"}
+    for name in hifsim.__all__:
+        obj = getattr(hifsim, name)
+        if not inspect.isfunction(obj):
+            continue
+        want = [(p.name, kinds[p.kind]) for p in inspect.signature(obj).parameters.values()]
+        assert stubs.get(name) == want, f"{name}: stub {stubs.get(name)} != runtime {want}"

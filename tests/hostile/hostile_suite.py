@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import resource
+import signal
 import struct
 import subprocess
 import sys
@@ -126,10 +127,15 @@ class Suite:
         self.hifsim, self.pythonpath, self.tmp, self.only = hifsim, pythonpath, tmp, only
         self.failures, self.count = [], 0
 
-    def _run(self, argv, env=None):
+    def _run(self, argv, env=None, file_limit=None):
+        def limits():
+            limit_memory()
+            if file_limit is not None:  # a "full disk": writes beyond it fail with EFBIG
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
         try:
             return subprocess.run(argv, cwd=self.tmp, capture_output=True, text=True, errors="replace",
-                                  timeout=DEADLINE, preexec_fn=limit_memory, env=env)
+                                  timeout=DEADLINE, preexec_fn=limits, env=env)
         except subprocess.TimeoutExpired:
             return None
 
@@ -160,11 +166,11 @@ class Suite:
             problems.append("expected success, got " + out)
         self._verdict(name, problems, out)
 
-    def cli(self, name, args, verdict, words=(), absent=(), check=None, env=None):
+    def cli(self, name, args, verdict, words=(), absent=(), check=None, env=None, file_limit=None):
         if self.only and self.only not in name:
             return
         self.count += 1
-        p = self._run([self.hifsim] + args, env)
+        p = self._run([self.hifsim] + args, env, file_limit)
         if p is None:
             return self._verdict(name, [f"still running after {DEADLINE} s"], "")
         lines = [l for l in p.stderr.splitlines() if l.strip()]
@@ -216,6 +222,37 @@ def cli_cases(s):
           ["--formats", "no format given"], absent=["c2/compare.json"])
 
 
+def output_cases(s):
+    """Outputs: the same path twice refused before any work, a failed write changing nothing,
+    a replaced output keeping its mode, a name the folder cannot hold refused first."""
+    t = s.tmp
+    with open(os.path.join(t, "x.npy"), "wb") as f:
+        f.write(npy((4, 64), [0.1 * (i % 17 - 8) for i in range(256)]))
+    s.cli("gemm --stats equal to --out", ["gemm", "--format", "hif4", "--a", "x.npy", "--b", "x.npy", "--out", "c.npy",
+                                          "--stats", "c.npy"], "error", ["c.npy", "named twice"], absent=["c.npy"])
+    s.cli("quantize --codes equal to --out (another spelling)", ["quantize", "--format", "hif4", "--in", "x.npy",
+                                                                 "--out", "y.npy", "--codes", "./y.npy"],
+          "error", ["y.npy", "same file"], absent=["y.npy", "y.npy.manifest.json"])
+    long_name = "q" * 245 + ".npy"  # its manifest name, + ".manifest.json", exceeds 255 bytes
+    s.cli("quantize output whose manifest name exceeds NAME_MAX", ["quantize", "--format", "hif4", "--in", "x.npy",
+                                                                    "--out", long_name],
+          "error", ["manifest.json", "more than the 255"], absent=[long_name])
+    open(os.path.join(t, "private.npy"), "wb").close()
+    os.chmod(os.path.join(t, "private.npy"), 0o600)
+    s.cli("a replaced 0600 output stays 0600", ["quantize", "--format", "hif4", "--in", "x.npy", "--out", "private.npy"],
+          "ok", check=lambda: None if os.stat(os.path.join(t, "private.npy")).st_mode & 0o777 == 0o600
+          else "mode %o" % (os.stat(os.path.join(t, "private.npy")).st_mode & 0o777))
+    # A full disk in the middle of `vectors`: the earlier run's files and manifest stay as they were.
+    s.cli("vectors earlier run", ["vectors", "--unit", "hif4_dot64", "--count", "20", "--out", "full"], "ok")
+    before = {f: open(os.path.join(t, "full", f), "rb").read() for f in os.listdir(os.path.join(t, "full"))}
+
+    def unchanged():
+        now = {f: open(os.path.join(t, "full", f), "rb").read() for f in os.listdir(os.path.join(t, "full"))}
+        return None if now == before else f"the folder changed: {sorted(now)} (was {sorted(before)})"
+    s.cli("vectors on a full disk changes nothing", ["vectors", "--unit", "hif4_dot64", "--count", "3000", "--out", "full"],
+          "error", ["full/", "write failed"], check=unchanged, file_limit=64 << 10)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hifsim", required=True)
@@ -227,6 +264,7 @@ def main():
         for case in PY_CASES:
             s.python(*case)
         cli_cases(s)
+        output_cases(s)
         vectors_cases(s)
     print(f"\n{s.count - len(s.failures)} of {s.count} cases as expected")
     for f in s.failures:

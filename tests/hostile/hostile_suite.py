@@ -244,6 +244,8 @@ def output_cases(s):
           else "mode %o" % (os.stat(os.path.join(t, "private.npy")).st_mode & 0o777))
     # A full disk in the middle of `vectors`: the earlier run's files and manifest stay as they were.
     s.cli("vectors earlier run", ["vectors", "--unit", "hif4_dot64", "--count", "20", "--out", "full"], "ok")
+    if not os.path.isdir(os.path.join(t, "full")):  # skipped by --only
+        return
     before = {f: open(os.path.join(t, "full", f), "rb").read() for f in os.listdir(os.path.join(t, "full"))}
 
     def unchanged():
@@ -251,6 +253,35 @@ def output_cases(s):
         return None if now == before else f"the folder changed: {sorted(now)} (was {sorted(before)})"
     s.cli("vectors on a full disk changes nothing", ["vectors", "--unit", "hif4_dot64", "--count", "3000", "--out", "full"],
           "error", ["full/", "write failed"], check=unchanged, file_limit=64 << 10)
+
+
+def misc_cases(s):
+    """gemm --stats with NaN input, trace --config's message, sweep options that were ignored."""
+    t = s.tmp
+    with open(os.path.join(t, "nan.npy"), "wb") as f:
+        f.write(npy((2, 64), [float("nan") if i == 3 else 0.5 for i in range(128)]))
+    with open(os.path.join(t, "w.npy"), "wb") as f:
+        f.write(npy((2, 64), [0.25] * 128))
+
+    def two_nonfinite_outputs():
+        st = json.load(open(os.path.join(t, "nan-stats.json")))["error_vs_fp64"]
+        return None if st.get("nonfinite_outputs") == 2 else f"nonfinite_outputs {st.get('nonfinite_outputs')}, expected 2 (row 0 is NaN)"
+    s.cli("gemm --stats counts NaN outputs of a NaN input", ["gemm", "--format", "hif4", "--a", "nan.npy", "--b", "w.npy",
+                                                             "--out", "nan-c.npy", "--stats", "nan-stats.json", "--quiet"],
+          "ok", check=two_nonfinite_outputs)
+    s.cli("trace --config says what to run instead", ["trace", "--trace", os.path.join(ROOT, "traces", "sample"),
+                                                      "--config", UNIT, "--out", "tr"],
+          "error", ["--config", "hifsim run", "--trace"], absent=["tr/manifest.json"])
+    sw = os.path.join(t, "sw.yaml")
+    with open(sw, "w") as f:
+        f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {gemm: [64, 64, 64]}\ngrid:\n  array.rows: [8, 16]\n" % UNIT)
+    s.cli("sweep --throttle without --emit-slurm", ["sweep", "--sweep", sw, "--out", "sw1", "--throttle", "4"],
+          "error", ["--throttle", "--emit-slurm"], absent=["sw1/results.csv"])
+    s.cli("sweep --cpus-per-task without --emit-slurm", ["sweep", "--sweep", sw, "--out", "sw2", "--cpus-per-task", "4"],
+          "error", ["--cpus-per-task", "--emit-slurm"], absent=["sw2/results.csv"])
+    s.cli("sweep --no-plots runs no Python (none here)", ["sweep", "--sweep", sw, "--out", "sw3", "--no-plots", "--quiet"],
+          "ok", env=dict(os.environ, HIFSIM_PYTHON="/nonexistent/python"),
+          check=lambda: None if os.path.exists(os.path.join(t, "sw3", "manifest.json")) else "no manifest")
 
 
 def main():
@@ -265,6 +296,7 @@ def main():
             s.python(*case)
         cli_cases(s)
         output_cases(s)
+        misc_cases(s)
         vectors_cases(s)
     print(f"\n{s.count - len(s.failures)} of {s.count} cases as expected")
     for f in s.failures:

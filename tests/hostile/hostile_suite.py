@@ -284,6 +284,24 @@ def misc_cases(s):
           check=lambda: None if os.path.exists(os.path.join(t, "sw3", "manifest.json")) else "no manifest")
 
 
+def yaml_cases(s):
+    """YAML: a deep file and a second document are reported as what they are."""
+    t = s.tmp
+    with open(os.path.join(t, "deep.yaml"), "w") as f:
+        f.write("schema: hifsim-unit/1\nname: " + "[" * 5000 + "]" * 5000 + "\n")
+    s.cli("unit config nested 5000 deep", ["run", "--config", "deep.yaml", "--gemm", "8,8,8", "--out", "y1"], "error",
+          ["deep.yaml", "line 2", "nested deeper than 256 levels"], absent=["y1/manifest.json"])
+    with open(os.path.join(t, "two.yaml"), "w") as f:
+        f.write(open(UNIT).read() + "---\narray: {rows: 2}\n")
+    s.cli("unit config with a second document", ["run", "--config", "two.yaml", "--gemm", "8,8,8", "--out", "y2"], "error",
+          ["two.yaml", "second YAML document"], absent=["y2/manifest.json"])
+    with open(os.path.join(t, "two-sweep.yaml"), "w") as f:
+        f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {gemm: [64, 64, 64]}\ngrid:\n  array.rows: [8]\n"
+                "---\ngrid:\n  array.rows: [16]\n" % UNIT)
+    s.cli("sweep file with a second document", ["sweep", "--sweep", "two-sweep.yaml", "--out", "y3", "--no-plots"], "error",
+          ["two-sweep.yaml", "line 8", "second YAML document"], absent=["y3/results.csv"])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hifsim", required=True)
@@ -297,6 +315,7 @@ def main():
         cli_cases(s)
         output_cases(s)
         misc_cases(s)
+        yaml_cases(s)
         vectors_cases(s)
     print(f"\n{s.count - len(s.failures)} of {s.count} cases as expected")
     for f in s.failures:

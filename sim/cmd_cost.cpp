@@ -18,6 +18,7 @@
 #include "cost/cost.hpp"
 #include "eval/unit_cost.hpp"
 #include "options/unit_request.hpp"
+#include "perf/autotile.hpp"
 #include "request_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
@@ -106,6 +107,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   cli::ArgParser p = declare_options();
   if (!p.parse(args)) return 0;
   const bool quiet = p.is_set("quiet");
+  if (!quiet) perf::set_tiling_progress([](const std::string& s) { std::cerr << s << "\n"; });
   const opt::CostOptions co = cli::read(p, opt::cost_options());
   const opt::WorkloadOptions wo = cli::read(p, opt::workload_options());
   const std::string dir = co.tables.empty() ? cost::default_tables_dir() : co.tables;

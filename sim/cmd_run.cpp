@@ -13,6 +13,7 @@
 #include "config/unit_config.hpp"
 #include "eval/unit_run.hpp"
 #include "options/unit_request.hpp"
+#include "perf/autotile.hpp"
 #include "request_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
@@ -128,6 +129,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.expect(out + "/result.csv");
   if (r.keep_result) outs.expect(p.get("c-out"));
   if (!quiet) add_progress(r.run);
+  if (!quiet) perf::set_tiling_progress([](const std::string& s) { std::cerr << s << "\n"; });
 
   const eval::Engine run_engine = [&](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs,
                                       const perf::RunOptions& o) {

@@ -302,6 +302,45 @@ def yaml_cases(s):
           ["two-sweep.yaml", "line 8", "second YAML document"], absent=["y3/results.csv"])
 
 
+def sweep_cases(s):
+    """Sweep point ids include the contents of the trace's tensors (they hashed trace.yaml only)."""
+    t = s.tmp
+    d = os.path.join(t, "cap")
+    os.makedirs(d)
+    with open(os.path.join(d, "a.npy"), "wb") as f:
+        f.write(npy((2, 64), [0.25 * ((i % 7) - 3) for i in range(128)]))
+    with open(os.path.join(d, "b.npy"), "wb") as f:
+        f.write(npy((3, 64), [0.5 * ((i % 5) - 2) for i in range(192)]))
+    with open(os.path.join(d, "trace.yaml"), "w") as f:
+        f.write("schema: hifsim-trace/1\nkind: captured\n"
+                "model: {name: m, source: s, revision: " + "a" * 64 + ", architecture: llama}\n"
+                "capture: {script: s, token_source: model-sample, tokens: 2, token_ids: [1, 2], seed: 0, layers: [0]}\n"
+                "ops:\n- {name: q, layer: 0, op: q_proj, M: 2, N: 3, K: 64, batch: 1, "
+                "a: {file: a.npy, dtype: float32}, b: {file: b.npy, dtype: float32}}\n")
+    with open(os.path.join(t, "badgrid.yaml"), "w") as f:
+        f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {gemm: [64, 64, 64]}\ngrid:\n  array.rows: [8, 0]\n" % UNIT)
+    s.cli("sweep grid value out of range names the sweep file, key and value",
+          ["sweep", "--sweep", "badgrid.yaml", "--out", "bg", "--no-plots"], "error",
+          ["badgrid.yaml", "grid.array.rows = 0", "must be in [1, 1024]"], absent=["bg/results.csv"])
+    sw = os.path.join(t, "cap-sweep.yaml")
+    with open(sw, "w") as f:
+        f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {trace: cap}\ngrid:\n  array.rows: [8]\n" % UNIT)
+
+    def ids_of_dry_run():
+        p = s._run([s.hifsim, "sweep", "--sweep", sw, "--out", "capout", "--dry-run"])
+        return p.stdout.split()[0] if p and p.returncode == 0 and p.stdout.split() else None
+    if s.only and s.only not in "sweep point id follows the trace's tensor contents":
+        return
+    first = ids_of_dry_run()
+    with open(os.path.join(d, "a.npy"), "wb") as f:
+        f.write(npy((2, 64), [0.5 * ((i % 7) - 3) for i in range(128)]))
+    second = ids_of_dry_run()
+    s.count += 1
+    s._verdict("sweep point id follows the trace's tensor contents",
+               [] if first and second and first != second else [f"ids {first} and {second}: a changed tensor kept the id"],
+               f"{first} -> {second}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hifsim", required=True)
@@ -316,6 +355,7 @@ def main():
         output_cases(s)
         misc_cases(s)
         yaml_cases(s)
+        sweep_cases(s)
         vectors_cases(s)
     print(f"\n{s.count - len(s.failures)} of {s.count} cases as expected")
     for f in s.failures:

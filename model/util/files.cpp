@@ -281,6 +281,16 @@ void OutputSet::add(const std::string& path, std::function<void(const std::strin
   staged_.push_back({path, std::string(), what, std::move(writer)});
 }
 
+std::string OutputSet::stream_to(const std::string& path, const std::string& what) {
+  make_dirs(parent_dir(path));
+  require_replaceable(path);
+  std::string tmp;
+  close(open_temporary(path, tmp));
+  pending_.emplace_back(tmp, path);
+  written_.emplace_back(path, what);
+  return tmp;
+}
+
 void OutputSet::add_external(const std::string& path, const std::string& what) { written_.emplace_back(path, what); }
 
 void OutputSet::lock() {

@@ -61,6 +61,10 @@ class OutputSet {
   void add(const std::string& path, std::string bytes, const std::string& what);
   // Stages an output written by `writer(path)` (which must write atomically, e.g. io::write_npy).
   void add(const std::string& path, std::function<void(const std::string&)> writer, const std::string& what);
+  // A temporary file for an output written while the work runs (a large output streamed instead
+  // of held in memory); it is renamed into place with the others, or removed on any failure.
+  // Returns its name: the caller writes it whole (and checks its writes).
+  std::string stream_to(const std::string& path, const std::string& what);
   // Records a file another program writes into the set (a plot, a report) after write().
   void add_external(const std::string& path, const std::string& what);
   // Creates the folders, takes the lock, writes the staged files under temporary names and,

@@ -13,11 +13,11 @@ older build (--hifsim old/bin/hifsim --python old/python) to see which cases it 
 Usage: hostile_suite.py --hifsim build/bin/hifsim --python build/python [--only SUBSTRING]
 """
 import argparse
+import importlib.util
 import json
 import os
 import resource
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -25,19 +25,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UNIT = os.path.join(ROOT, "configs", "units", "hif4-32x32.yaml")
 DEADLINE = 20        # seconds per case; every case takes well under two
-MEMORY_LIMIT = 4 << 30
-
-
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def npy(shape, values):
-    d = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (", ".join(map(str, shape)) + ("," if len(shape) == 1 else ""))
-    while (10 + len(d) + 1) % 64:
-        d += " "
-    d += "\n"
-    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(d)) + d.encode() + struct.pack(f"<{len(values)}f", *values)
+# The earlier kit's helpers (float32 .npy bytes, the children's 4 GiB address-space limit).
+_spec = importlib.util.spec_from_file_location("cli_hostile", os.path.join(ROOT, "tests", "inputs", "cli_hostile.py"))
+_kit = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_kit)
+npy, limit_memory = _kit.npy, _kit.limit_memory
 
 
 # The Python cases: a snippet run with `import hifsim, numpy as np` and UNIT defined. An `error`
@@ -305,18 +297,7 @@ def yaml_cases(s):
 def sweep_cases(s):
     """Sweep point ids include the contents of the trace's tensors (they hashed trace.yaml only)."""
     t = s.tmp
-    d = os.path.join(t, "cap")
-    os.makedirs(d)
-    with open(os.path.join(d, "a.npy"), "wb") as f:
-        f.write(npy((2, 64), [0.25 * ((i % 7) - 3) for i in range(128)]))
-    with open(os.path.join(d, "b.npy"), "wb") as f:
-        f.write(npy((3, 64), [0.5 * ((i % 5) - 2) for i in range(192)]))
-    with open(os.path.join(d, "trace.yaml"), "w") as f:
-        f.write("schema: hifsim-trace/1\nkind: captured\n"
-                "model: {name: m, source: s, revision: " + "a" * 64 + ", architecture: llama}\n"
-                "capture: {script: s, token_source: model-sample, tokens: 2, token_ids: [1, 2], seed: 0, layers: [0]}\n"
-                "ops:\n- {name: q, layer: 0, op: q_proj, M: 2, N: 3, K: 64, batch: 1, "
-                "a: {file: a.npy, dtype: float32}, b: {file: b.npy, dtype: float32}}\n")
+    d = _kit.captured_trace(os.path.join(t, "cap"))  # one op, A 2 x 64 in a.npy, B 3 x 64
     with open(os.path.join(t, "badgrid.yaml"), "w") as f:
         f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {gemm: [64, 64, 64]}\ngrid:\n  array.rows: [8, 0]\n" % UNIT)
     s.cli("sweep grid value out of range names the sweep file, key and value",

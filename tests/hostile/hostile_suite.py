@@ -303,6 +303,16 @@ def sweep_cases(s):
     s.cli("sweep grid value out of range names the sweep file, key and value",
           ["sweep", "--sweep", "badgrid.yaml", "--out", "bg", "--no-plots"], "error",
           ["badgrid.yaml", "grid.array.rows = 0", "must be in [1, 1024]"], absent=["bg/results.csv"])
+    # A record file that is huge and sparse (no newline): read whole, it ended in an internal
+    # out-of-memory; streamed, it is one bad line and the sweep runs its points.
+    gs = os.path.join(t, "small-sweep.yaml")
+    with open(gs, "w") as f:
+        f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {gemm: [64, 64, 64]}\ngrid:\n  array.rows: [8]\n" % UNIT)
+    os.makedirs(os.path.join(t, "sparse", "records"))
+    with open(os.path.join(t, "sparse", "records", "x-host-1-0.jsonl"), "wb") as f:
+        f.truncate(6 << 30)  # 6 GiB of holes, more than the children's 4 GiB address space
+    s.cli("sweep resumed over a 6 GiB sparse record file", ["sweep", "--sweep", gs, "--out", "sparse", "--no-plots", "--quiet"],
+          "ok", check=lambda: None if os.path.exists(os.path.join(t, "sparse", "results.csv")) else "no results.csv")
     sw = os.path.join(t, "cap-sweep.yaml")
     with open(sw, "w") as f:
         f.write("schema: hifsim-sweep/1\nname: s\nbase: %s\nworkload: {trace: cap}\ngrid:\n  array.rows: [8]\n" % UNIT)

@@ -39,7 +39,7 @@ eval::Workload workload(const WorkloadOptions& o, const std::string& trace, cons
   eval::Workload w;
   w.seed = o.seed;
   if (!trace.empty()) {
-    if (o.gemm) throw Error(s.where, s.field("gemm") + "/" + s.field("trace"), "give at most one of them");
+    if (o.gemm) throw Error(s.where, s.fields("gemm", "trace"), "give at most one of them");
     w.trace = io::read_trace(trace);
     w.one_layer = o.one_layer;
     if (!o.ops.empty()) eval::select_ops(*w.trace, o.ops);
@@ -92,7 +92,7 @@ const Options<RunOptions>& run_options() {
 }
 
 eval::RunRequest run_request(const WorkloadOptions& w, const RunOptions& o, const std::string& trace, const Spelling& s) {
-  if (!w.gemm == trace.empty()) throw Error(s.where, s.field("gemm") + "/" + s.field("trace"), "give exactly one of them");
+  if (!w.gemm == trace.empty()) throw Error(s.where, s.fields("gemm", "trace"), "give exactly one of them");
   eval::RunRequest r;
   r.workload = workload(w, trace, s);
   r.run.threads = o.threads;

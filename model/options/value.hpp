@@ -17,6 +17,9 @@ struct Spelling {
   std::string where = "command line";
   bool python = false;
   std::string field(const std::string& option) const;  // "--name" or "argument name" (dash -> underscore)
+  std::string fields(const std::string& a, const std::string& b) const {  // "--a/--b" or "argument a/b"
+    return field(a) + "/" + (python ? field(b).substr(9) : field(b));
+  }
   static Spelling cli() { return {}; }
   static Spelling keyword() { return {"", true}; }
 };

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "options/value.hpp"
 #include "util/checked.hpp"
 #include "util/error.hpp"
 
@@ -90,31 +91,14 @@ bool ArgParser::is_set(const std::string& name) const {
   return it != flags_.end() && it->second;
 }
 
+// The model's option readers (model/options/value.hpp): the same checks and messages for
+// options declared here and for the model's option rows.
 long long ArgParser::get_int(const std::string& name, long long lo, long long hi) const {
-  const std::string v = get(name);
-  char* end = nullptr;
-  errno = 0;
-  long long x = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || errno != 0)
-    throw Error("command line", "--" + name, "'" + v + "' is not an integer");
-  if (x < lo || x > hi)
-    throw Error("command line", "--" + name,
-                v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return x;
+  return opt::Value::of_text(get(name)).named(opt::Spelling::cli(), name).integer(lo, hi);
 }
 
 unsigned long long ArgParser::get_u64(const std::string& name) const {
-  // Decimal, or hexadecimal with 0x (seeds): never strtoull's base 0, which read "010" as octal 8.
-  const std::string v = get(name);
-  uint64_t x = 0;
-  const bool hex = v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
-  bool ok = !hex && parse_u64(v, x);
-  if (hex) {
-    ok = v.size() <= 18 && v.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
-    if (ok) x = std::strtoull(v.c_str() + 2, nullptr, 16);
-  }
-  if (!ok) throw Error("command line", "--" + name, "'" + v + "' is not a non-negative integer below 2^64 (decimal or 0x hex)");
-  return x;
+  return opt::Value::of_text(get(name)).named(opt::Spelling::cli(), name).u64();
 }
 
 double ArgParser::get_double(const std::string& name) const {

@@ -17,7 +17,9 @@
 #include "config/unit_config.hpp"
 #include "cost/cost.hpp"
 #include "eval/unit_cost.hpp"
-#include "gemm_options.hpp"
+#include "options/unit_request.hpp"
+#include "perf/autotile.hpp"
+#include "request_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -70,18 +72,12 @@ cli::ArgParser declare_options() {
       "Writes DIR/cost.json, DIR/cost.csv and DIR/manifest.json (--compare-units: DIR/compare.md, .json).");
   p.option("config", "U.yaml", "unit config (schema hifsim-unit/1)");
   p.option("set", "F=V[,F=V...]", "override config fields by dotted path");
-  p.option("gemm", "M,N,K", "one GEMM C = A*B^T (A M x K, B N x K)");
   p.option("a", "A.npy", "operand A (float32 M x K): activity from these values");
   p.option("b", "B.npy", "operand B (float32 N x K)");
   p.option("trace", "T", "trace directory or trace.yaml; captured tensors give the activity, shape-only traces seeded normal values");
-  p.option("ops", "NAMES", "trace: only these op names (comma-separated)");
-  p.flag("one-layer", "trace: one decoder layer (ignore each op's repeat)");
-  p.option("sample", "N", "dot operations whose activity is measured (split over the ops by MACs)", std::string("4096"));
-  p.option("seed", "S", "seed of the sampled outputs and of random operands", std::string("1"));
-  p.option("tables", "DIR", "coefficient tables (default: configs/cost of the source tree, or $HIFSIM_COST_TABLES)");
-  p.option("node", "NODE", "technology node of the energy/SRAM tables (energy-NODE.yaml)", std::string("45nm"));
+  cli::declare(p, opt::workload_options());  // --gemm, --ops, --one-layer, --seed
+  cli::declare(p, opt::cost_options());      // --sample, --node, --tables, --formats
   p.flag("compare-units", "the 64-length dot-unit comparison (HiF4, NVFP4, MXFP4, HiF8, BF16) with the HiF4 paper's claims");
-  p.option("formats", "F,...", "--compare-units: formats", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
   p.flag("fit", "print the area fit of the synthesis CSV (coefficients, residuals) and exit");
   p.flag("inventory", "print a unit's costed components, widths, register ranks and area as CSV and exit");
   p.option("unit", "NAME", "--inventory: the unit (hif4_dot64, nvfp4_dot64, ..., `hifsim units` lists them; default all);\n"
@@ -100,18 +96,10 @@ cli::ArgParser declare_options() {
 }
 
 // The workload the options name: a trace, operand files, a GEMM shape, or none.
-eval::Workload read_workload(const cli::ArgParser& p, uint64_t seed) {
+eval::Workload read_workload(const cli::ArgParser& p, const opt::WorkloadOptions& o) {
   if (p.has("a") != p.has("b")) throw Error("command line", "--a/--b", "give both operands or neither");
-  eval::Workload w;
-  w.seed = seed;
-  if (p.has("trace")) {
-    w.trace = io::read_trace(p.get("trace"));
-    w.one_layer = p.is_set("one-layer");
-    if (p.has("ops")) eval::select_ops(*w.trace, split_list(p.get("ops"), ','));
-  } else {
-    if (p.has("gemm")) eval::parse_gemm_shape(p.get("gemm"), w);
-    if (p.has("a")) w.a_file = p.get("a"), w.b_file = p.get("b");
-  }
+  eval::Workload w = opt::workload(o, p.has("trace") ? p.get("trace") : "");
+  if (p.has("a") && !p.has("trace")) w.a_file = p.get("a"), w.b_file = p.get("b");
   return w;
 }
 
@@ -119,8 +107,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   cli::ArgParser p = declare_options();
   if (!p.parse(args)) return 0;
   const bool quiet = p.is_set("quiet");
-  const std::string dir = p.has("tables") ? p.get("tables") : cost::default_tables_dir();
-  const cost::CostTables t = cost::load_tables(dir, p.get("node"));
+  if (!quiet) perf::set_tiling_progress([](const std::string& s) { std::cerr << s << "\n"; });
+  const opt::CostOptions co = cli::read(p, opt::cost_options());
+  const opt::WorkloadOptions wo = cli::read(p, opt::workload_options());
+  const std::string dir = co.tables.empty() ? cost::default_tables_dir() : co.tables;
+  const cost::CostTables t = cost::load_tables(dir, co.node);
   if (p.is_set("fit")) return run_fit(p, t);
   if (p.is_set("inventory")) {
     const auto params = cost::parse_unit_params(p.has("set") ? split_list(p.get("set"), ',') : std::vector<std::string>{});
@@ -129,16 +120,16 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   }
 
   cost::ActivityOptions ao;
-  ao.sample_dots = static_cast<size_t>(p.get_int("sample", 16, 100000000));
-  ao.seed = p.get_u64("seed");
+  ao.sample_dots = co.sample;
+  ao.seed = wo.seed;
   if (!p.has("out")) throw Error("command line", "--out", "required");
   const std::string out = p.get("out");
   const bool compare = p.is_set("compare-units");
   if (!compare && !p.has("config")) throw Error("command line", "--config", "required (or --compare-units / --fit)");
-  const std::vector<fmt::Format> formats = compare ? cli::parse_tensor_formats(p.get("formats")) : std::vector<fmt::Format>{};
+  const std::vector<fmt::Format> formats = compare ? co.formats : std::vector<fmt::Format>{};
   std::optional<cfg::UnitConfig> u;
   if (!compare) u = cfg::load_unit_config(p.get("config"), p.has("set") ? split_list(p.get("set"), ',') : std::vector<std::string>{});
-  eval::Workload w = read_workload(p, ao.seed);
+  eval::Workload w = read_workload(p, wo);
 
   OutputSet outs(out + "/manifest.json");
   const std::vector<std::string> files = compare ? std::vector<std::string>{"compare.md", "compare.json"}
@@ -149,7 +140,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.argv = argv;
   m.seed = ao.seed;
   m.add_config(dir + "/area.yaml");
-  m.add_config(dir + "/energy-" + p.get("node") + ".yaml");
+  m.add_config(dir + "/energy-" + co.node + ".yaml");
   m.add_config(t.sram.file);
   if (w.trace) m.add_input(w.trace->manifest);
   if (!w.a_file.empty()) m.add_input(w.a_file), m.add_input(w.b_file);

@@ -12,6 +12,9 @@
 #include "command.hpp"
 #include "config/unit_config.hpp"
 #include "eval/unit_run.hpp"
+#include "options/unit_request.hpp"
+#include "perf/autotile.hpp"
+#include "request_options.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -53,15 +56,13 @@ cli::ArgParser declare_options() {
                    "Writes DIR/result.json, DIR/result.csv and DIR/manifest.json.");
   p.option("config", "U.yaml", "unit config (schema hifsim-unit/1, e.g. configs/units/hif4-32x32.yaml)", std::nullopt, true);
   p.option("set", "F=V[,F=V...]", "override config fields by dotted path, e.g. array.rows=16,array.cols=16");
-  p.option("gemm", "M,N,K", "one GEMM C = A*B^T with A M x K, B N x K");
   p.option("a", "A.npy", "--gemm operand A, float32 M x K (default: seeded normal values)");
   p.option("b", "B.npy", "--gemm operand B, float32 N x K (default: seeded normal values)");
-  p.option("seed", "S", "seed of the random operands", std::string("1"));
   p.option("c-out", "C.npy", "--gemm with values: also write the result C (float32 M x N)");
   p.option("trace", "T", "a trace directory or trace.yaml (docs/traces.md); shape-only traces run timing-only");
-  p.option("ops", "NAMES", "trace: only these op names (comma-separated)");
+  cli::declare(p, opt::workload_options());  // --gemm, --ops, --one-layer, --seed
+  cli::declare(p, opt::run_options());       // --threads, --cost-sample, --cost-tables
   p.flag("timing-only", "do not compute values (no checksum); shape-only traces always run this way");
-  p.flag("one-layer", "trace: one decoder layer (ignore each op's `repeat`, the number of layers containing it)");
   p.flag("simulate-all", "timing-only traces: simulate every batch x repeat instance instead of one per op "
                          "(instances start from an idle unit, so they are identical)");
 #if HIFSIM_HAVE_TLM
@@ -69,13 +70,10 @@ cli::ArgParser declare_options() {
 #else
   p.option("engine", "E", "analytic (this build has no SystemC: -DHIFSIM_FAST_ONLY=ON)", std::string("analytic"));
 #endif
-  p.option("threads", "N", "threads of the value engine (0 = all; results do not depend on it)", std::string("0"));
   p.option("out", "DIR", "output folder", std::nullopt, true);
   p.flag("quiet", "no progress or summary on stderr");
   // ---- cost model (docs/cost.md) ----
   p.flag("no-cost", "skip the cost section (area, energy, power, EDP) of the report");
-  p.option("cost-tables", "DIR", "cost coefficient tables (default configs/cost, or $HIFSIM_COST_TABLES)");
-  p.option("cost-sample", "N", "dot operations whose switching activity the cost model measures", std::string("2048"));
   p.flag("schema", "print every unit-config field (Markdown table: path, type, default, range, meaning) and exit");
   p.epilog(
       "Examples:\n"
@@ -93,24 +91,13 @@ eval::RunRequest read_request(const cli::ArgParser& p) {
   if (p.has("a") && !p.has("gemm")) throw Error("command line", "--a", "only with --gemm");
   if (p.has("c-out") && (!p.has("gemm") || p.is_set("timing-only")))
     throw Error("command line", "--c-out", "needs --gemm with values (not --timing-only)");
-  eval::RunRequest r;
+  eval::RunRequest r = opt::run_request(cli::read(p, opt::workload_options()), cli::read(p, opt::run_options()),
+                                        p.has("trace") ? p.get("trace") : "");
   r.values = !p.is_set("timing-only");
   r.each_instance = p.is_set("simulate-all");
   r.keep_result = p.has("c-out");
-  r.run.threads = static_cast<unsigned>(p.get_int("threads", 0, 1024));
   r.cost = !p.is_set("no-cost");
-  r.cost_options.cost_tables = p.has("cost-tables") ? p.get("cost-tables") : "";
-  r.cost_options.activity_sample = static_cast<size_t>(p.get_int("cost-sample", 16, 100000000));
-  r.cost_options.seed = r.workload.seed = p.get_u64("seed");
-  eval::Workload& w = r.workload;
-  if (p.has("gemm")) {
-    eval::parse_gemm_shape(p.get("gemm"), w);
-    if (p.has("a")) w.a_file = p.get("a"), w.b_file = p.get("b");
-  } else {
-    w.trace = io::read_trace(p.get("trace"));
-    w.one_layer = p.is_set("one-layer");
-    if (p.has("ops")) eval::select_ops(*w.trace, split_list(p.get("ops"), ','));
-  }
+  if (p.has("a")) r.workload.a_file = p.get("a"), r.workload.b_file = p.get("b");
   return r;
 }
 
@@ -142,6 +129,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.expect(out + "/result.csv");
   if (r.keep_result) outs.expect(p.get("c-out"));
   if (!quiet) add_progress(r.run);
+  if (!quiet) perf::set_tiling_progress([](const std::string& s) { std::cerr << s << "\n"; });
 
   const eval::Engine run_engine = [&](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs,
                                       const perf::RunOptions& o) {

@@ -85,9 +85,13 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   p.flag("dry-run", "list the points (id and overrides) and exit");
   p.option("max-points", "N", "stop after N new points (0 = no limit; used to test resuming)", std::string("0"));
   p.option("cost-sample", "N", "dot operations whose switching activity is measured per point", std::string("256"));
-  p.flag("no-plots", "no Pareto plot (no Python)");
+  p.flag("no-plots", "no Pareto plot and no Parquet copy: no Python at all");
   p.flag("quiet", "no progress bar");
   if (!p.parse(args)) return 0;
+  // Options of the Slurm files only: given without --emit-slurm they would be silently ignored.
+  for (const auto& [name, def] : {std::pair<const char*, const char*>{"throttle", "0"}, {"cpus-per-task", "1"}})
+    if (!p.has("emit-slurm") && p.get(name) != def)
+      throw Error("command line", std::string("--") + name, "applies only with --emit-slurm (it sets the Slurm files' job array)");
   sweep::SweepSpec s = sweep::load_sweep(p.get("sweep"));
   const long long cost_sample = p.get_int("cost-sample", 16, 1000000);
   // The sample size changes energies: a non-default one is part of every point id.
@@ -115,6 +119,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     return 0;
   }
   if (p.has("emit-slurm")) return emit_slurm(p, s, all.size(), cost_sample, argv);
+  // Python parts this run will need, found before the work (not after hours of it).
+  if (!p.is_set("no-plots")) python_module("report.pareto", {}, "pareto plot");
 
   // A shard writes its records and its own manifest; a full run or --merge-only merges, plots
   // and writes manifest.json last. Every output is checked before the work.
@@ -155,7 +161,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.write();
   if (!p.is_set("quiet")) std::cerr << "[sweep] " << t.rows << "/" << all.size() << " points in " << out << "/results.csv\n";
   // Parquet copy of the merged CSV when pyarrow is installed (optional; the script says so if not).
-  if (t.rows > 0) {
+  if (t.rows > 0 && !p.is_set("no-plots")) {
     const PythonCommand parquet = python_module("report.results_parquet", {out + "/results.csv"}, "parquet copy");
     cli::run_child(parquet.argv, parquet.env, "parquet copy");
     if (path_exists(out + "/results.parquet")) outs.add_external(out + "/results.parquet", "results.csv as Parquet");

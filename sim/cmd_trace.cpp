@@ -31,7 +31,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   p.option("formats", "F,...", "formats to compare", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
   p.option("residual", "R,...", "corrections to run: none, dense, 2:4, top50 (comma list)", std::string("none"));
   p.option("arc", "S", "also run ARCQuant with S channels (a multiple of the format's group) or auto");
-  p.option("config", "C.yaml", "unit config: add cycles and energy (needs the TLM/cost model)");
+  p.option("config", "C.yaml", "not taken: cycles and energy per op are `hifsim run --trace` / `hifsim cost --trace`");
   p.option("ops", "LIST", "only these op kinds (e.g. q_proj,down_proj); default all");
   cli::add_gemm_options(p);
   p.flag("quiet", "no progress lines");
@@ -46,7 +46,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (o.base.rht.on())  // the trace engine quantizes operands itself; recipes bring per-op RHT (issue 26)
     throw Error("command line", "--rht", "applies to hifsim gemm and the training GEMMs, not to trace (yet)");
   if (p.has("config"))
-    throw Error("--config", p.get("config"), "cycles and energy per op need the TLM model, which is not built into this binary yet");
+    throw Error("command line", "--config",
+                "trace reports accuracy only; for cycles and energy of a unit config on this trace run `hifsim run --config " +
+                    p.get("config") + " --trace " + p.get("trace") + " --out DIR` or `hifsim cost` with the same options");
   if (!p.is_set("quiet")) o.progress = [](const std::string& s) { std::cerr << s << "\n"; };
 
   io::Trace t = io::read_trace(p.get("trace"));

@@ -1,6 +1,7 @@
 // hifsim vectors: conformance vectors of a unit for another RTL team (docs/cosim.md,
 // "Conformance vectors"): stimulus and expected results as $readmemh files plus a README, made
 // by the unit's bench and golden model (verif::conformance_vectors).
+#include <fstream>
 #include <string>
 
 #include "args.hpp"
@@ -123,17 +124,23 @@ int run_vectors(const std::vector<std::string>& args, const std::vector<std::str
   const std::string out = p.get("out");
   OutputSet outs(out + "/manifest.json");
   for (const char* f : {"/stimulus.hex", "/expected.hex", "/README.md"}) outs.expect(out + f);
-  const verif::ConformanceVectors v = verif::conformance_vectors(spec);  // validates the unit and its parameters
-
-  outs.add(out + "/stimulus.hex", v.stimulus,
-           std::to_string(v.transactions) + " transactions, " + std::to_string(v.stimulus_bits) + " bits each");
-  outs.add(out + "/expected.hex", v.expected, std::to_string(v.expected_bits) + "-bit expected outputs");
+  // The two .hex files are streamed to their temporaries as the vectors are made (10^7 vectors
+  // are gigabytes of text) and renamed with the README and the manifest once all are whole.
+  verif::check_conformance_spec(spec);  // the unit, its parameters, the tensor: before any file is opened
+  const std::string stim_tmp = outs.stream_to(out + "/stimulus.hex", "stimulus, one transaction per line");
+  const std::string exp_tmp = outs.stream_to(out + "/expected.hex", "expected outputs, one transaction per line");
+  std::ofstream stim(stim_tmp, std::ios::binary | std::ios::trunc), exp(exp_tmp, std::ios::binary | std::ios::trunc);
+  const verif::ConformanceVectors v = verif::conformance_vectors(spec, &stim, &exp);
+  stim.close();
+  exp.close();
+  if (!stim) throw Error(out + "/stimulus.hex", "", "write failed (disk full or file size limit?)");
+  if (!exp) throw Error(out + "/expected.hex", "", "write failed (disk full or file size limit?)");
   outs.add(out + "/README.md", v.readme, "field layout, protocol, counts, coverage");
   Manifest m;
   m.command = "vectors";
   m.argv = argv;
   m.seed = spec.seed;
-  if (!spec.npy.empty()) m.add_input(spec.npy);
+  m.add_input(v.tensor);  // the real-tensor source read, the data folder's default included
   m.extra.emplace_back("unit", spec.unit);
   m.extra.emplace_back("vectors", std::to_string(v.vectors));
   m.extra.emplace_back("coverage_bins_hit", std::to_string(v.bins_hit) + "/" + std::to_string(v.bins_declared));

@@ -181,13 +181,7 @@ void ConfigDoc::load_file(const std::string& path) {
 
 void ConfigDoc::load_string(const std::string& yaml, const std::string& where) {
   where_ = where;
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception& e) {
-    throw Error(where, "yaml", "syntax error at line " + std::to_string(e.mark.line + 1) + ", column " +
-                                   std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
+  const YAML::Node root = io::parse_yaml(yaml, where);
   if (!root.IsMap()) throw Error(where, "", "the top level must be a mapping of sections");
   // Depth-first walk of the mappings.
   std::vector<std::pair<std::string, YAML::Node>> stack{{"", root}};

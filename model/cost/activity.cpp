@@ -106,7 +106,10 @@ Activity measure_activity(const UnitSpec& s, const fmt::QTensor& A, const fmt::Q
   ToggleRecorder rec;
   dp::Accumulator acc(s.acc);
   SplitMix64 rng(mix64(o.seed) ^ 0xC057u);
-  const size_t want = std::max<size_t>(o.sample_dots, 2);
+  // At most the dot operations the sampled region has (outputs are drawn with replacement, so a
+  // larger sample only repeats them): 10^8 on a 2 x 2 x 64 GEMM is 4 operations, not 10^8.
+  const size_t region = (o.order == cfg::Dataflow::os ? M : std::min<size_t>(M, 16)) * N * nblk;
+  const size_t want = std::min(std::max<size_t>(o.sample_dots, 2), std::max<size_t>(region, 2));
   auto step = [&](size_t m, size_t n, size_t blk, float acc_in, float& acc_out) {
     rec.begin();
     const float d = unit.trace(desc, s, A, m, B, n, blk, rec);

@@ -53,6 +53,7 @@ double measured_rtl(const std::vector<SynthRow>& rows, const dp::hw::UnitDesc& d
 std::vector<UnitCompareRow> compare_units(const CostTables& t, const std::vector<fmt::Format>& formats,
                                           const std::vector<OperandSet>& data, const ActivityOptions& o) {
   if (data.empty()) throw Error("cost compare", "data", "no operand set");
+  if (formats.empty()) throw Error("cost compare", "formats", "no format given");
   std::vector<SynthRow> synth;
   if (io::not_regular_reason(t.synth_csv) != "does not exist") synth = read_synth_csv(t.synth_csv);  // a FIFO is an error there
   const double tpg = t.area.at("transistors_per_ge");

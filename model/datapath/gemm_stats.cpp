@@ -40,12 +40,13 @@ template <class Ref>
 void accumulate(ErrorSums& s, const float* c, const Ref* ref, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const double r = static_cast<double>(ref[i]);
-    if (!std::isfinite(r)) {
-      ++s.nonfinite_ref;
-      continue;
-    }
-    if (!std::isfinite(c[i])) {
-      ++s.nonfinite;
+    // Both counted: a NaN input makes the reference and the output NaN, and the output count
+    // must not read 0 then (it did: only the reference was counted).
+    const bool bad_ref = !std::isfinite(r), bad_out = !std::isfinite(c[i]);
+    if (bad_ref || bad_out) {
+      s.nonfinite_ref += bad_ref;
+      s.nonfinite += bad_out;
+      ++s.skipped;
       continue;
     }
     const double d = static_cast<double>(c[i]) - r;
@@ -78,13 +79,15 @@ void ErrorSums::add(const ErrorSums& o) {
   n += o.n;
   nonfinite += o.nonfinite;
   nonfinite_ref += o.nonfinite_ref;
+  skipped += o.skipped;
 }
 
 GemmError ErrorSums::metrics() const {
   GemmError e;
-  e.outputs = n + nonfinite + nonfinite_ref;
+  e.outputs = n + skipped;
   e.nonfinite = static_cast<size_t>(nonfinite);
   e.nonfinite_reference = nonfinite_ref;
+  e.nonfinite_either = skipped;
   if (!e.valid()) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     e.sqnr_db = e.rel_frobenius = e.max_rel_err = e.mean_rel_err = e.max_abs_err = e.cosine = nan;

@@ -27,8 +27,9 @@ struct GemmError {
   double max_abs_err = 0;
   double cosine = 0;          // <c, ref> / (|c| |ref|)
   uint64_t outputs = 0;       // outputs compared
-  size_t nonfinite = 0;       // outputs that are NaN or Inf (where the reference is finite)
+  size_t nonfinite = 0;       // outputs that are NaN or Inf (also where the reference is)
   uint64_t nonfinite_reference = 0;  // reference values that are NaN or Inf
+  uint64_t nonfinite_either = 0;     // outputs where the output, the reference or both are
   bool valid() const { return nonfinite == 0 && nonfinite_reference == 0; }
   // "" when valid, else e.g. "192 of 256 outputs are NaN or Inf".
   std::string invalid_reason() const;
@@ -42,6 +43,7 @@ struct GemmError {
 struct ErrorSums {
   double sig = 0, noise = 0, dot = 0, cc = 0, abs_err = 0, abs_ref = 0, max_ref = 0, max_abs_err = 0;
   uint64_t n = 0, nonfinite = 0, nonfinite_ref = 0;
+  uint64_t skipped = 0;  // outputs with a nonfinite output or reference (or both)
   void add(const float* c, const float* ref, size_t count);
   void add(const float* c, const double* ref, size_t count);
   void add(const ErrorSums& o);

@@ -1,5 +1,6 @@
 #include "eval/sweep_point.hpp"
 
+#include "util/error.hpp"
 #include "util/json.hpp"
 
 namespace hifsim::eval {
@@ -16,8 +17,37 @@ Workload sweep_workload(const sweep::SweepSpec& s) {
   return w;
 }
 
+namespace {
+// Where the sweep file gives `path`: "set.P", "grid.P" or "zip[i].P".
+std::string sweep_key(const sweep::SweepSpec& s, const std::string& path) {
+  for (const auto& [p, v] : s.grid)
+    if (p == path) return "grid." + path;
+  for (size_t i = 0; i < s.zips.size(); ++i)
+    for (const auto& [p, v] : s.zips[i])
+      if (p == path) return "zip[" + std::to_string(i) + "]." + path;
+  return "set." + path;
+}
+}  // namespace
+
 void check_sweep_points(const sweep::SweepSpec& s, const std::vector<sweep::Point>& points) {
-  for (const auto& pt : points) cfg::load_unit_config(s.base, pt.overrides);
+  for (const auto& pt : points) {
+    try {
+      cfg::load_unit_config(s.base, pt.overrides);
+    } catch (const Error& e) {
+      // The config reader names the override as a --set the user never typed: name the sweep
+      // file's key and value instead (the base config stays in the reason).
+      const std::string msg = e.what();
+      for (const std::string& o : pt.overrides) {
+        const size_t eq = o.find('=');
+        const std::string path = o.substr(0, eq), value = o.substr(eq + 1);
+        const size_t at = msg.find(": " + path + ": ");
+        if (at == std::string::npos) continue;
+        throw Error(s.file, sweep_key(s, path) + " = " + value,
+                    msg.substr(at + path.size() + 4) + " (base config " + s.base + ", point " + std::to_string(pt.index) + ")");
+      }
+      throw Error(s.file, "point " + std::to_string(pt.index), msg);
+    }
+  }
 }
 
 std::string sweep_point_json(const UnitEval& e, const std::optional<AccuracyFigures>& accuracy) {

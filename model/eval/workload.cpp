@@ -53,7 +53,8 @@ void load_gemm_operands(Workload& w, OperandStore& keep) {
     store(keep, seeded_operand(w.N, w.K, w.seed, 1));
     return;
   }
-  io::NpyArray A = read_matrix(w.a_file, "A"), B = read_matrix(w.b_file, "B");
+  io::NpyArray A = w.a_values ? *w.a_values : read_matrix(w.a_file, "A");
+  io::NpyArray B = w.b_values ? *w.b_values : read_matrix(w.b_file, "B");
   if (w.M == 0) {
     if (A.shape[1] != B.shape[1]) throw Error(w.b_file, "shape", "K differs from A's");
     w.M = A.shape[0], w.N = B.shape[0], w.K = A.shape[1];

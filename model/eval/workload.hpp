@@ -22,6 +22,9 @@ struct Workload {
   bool one_layer = false;          // trace: one decoder layer (each op's repeat counted once)
   uint64_t M = 0, N = 0, K = 0;    // the single GEMM when there is no trace (0: from the files)
   std::string a_file, b_file;      // its operands, float32 .npy M x K and N x K (empty: seeded)
+  // Operands given in memory (the Python package): used instead of reading a_file/b_file, which
+  // then only name them in messages and results ("argument a").
+  std::optional<io::NpyArray> a_values, b_values;
   uint64_t seed = 1;               // seeded normal operands
   bool empty() const { return !trace && M == 0 && a_file.empty(); }
   // "trace <manifest>" or "gemm M,N,K" (result files name their workload with it).

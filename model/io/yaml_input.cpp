@@ -15,14 +15,74 @@ std::string yaml_line(const YAML::Node& n) {
   return m.line >= 0 ? "line " + std::to_string(m.line + 1) : "";
 }
 
-YAML::Node load_yaml_text(const std::string& text, const std::string& where) {
-  YAML::Node root;
+namespace {
+// The deepest nesting of the text, counted without parsing: flow brackets outside quotes and
+// comments, plus block indentation levels. Throws naming the line where kYamlMaxDepth is passed.
+void check_nesting(const std::string& text, const std::string& where) {
+  std::vector<size_t> indents;  // the open block levels' indentations
+  int flow = 0, line = 1;
+  size_t col = 0, indent = 0;
+  bool in_line_start = true, comment = false;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line, col = 0, indent = 0, in_line_start = true, comment = false;
+      if (quote == '\'') quote = 0;  // single-quoted scalars are kept to one line here: enough for a bound
+      continue;
+    }
+    ++col;
+    if (in_line_start) {
+      if (c == ' ') {
+        ++indent;
+        continue;
+      }
+      in_line_start = false;
+      if (c != '#' && flow == 0) {  // a content line of block style: its level
+        while (!indents.empty() && indents.back() > indent) indents.pop_back();
+        if (indents.empty() || indents.back() < indent) indents.push_back(indent);
+      }
+    }
+    if (comment) continue;
+    if (quote) {
+      if (c == quote && !(quote == '"' && i > 0 && text[i - 1] == '\\')) quote = 0;
+      continue;
+    }
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) comment = true;
+    else if (c == '"' || c == '\'') quote = c;
+    else if (c == '[' || c == '{') ++flow;
+    else if ((c == ']' || c == '}') && flow > 0) --flow;
+    if (flow + static_cast<int>(indents.size()) > kYamlMaxDepth)
+      throw Error(where, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                  "nested deeper than " + std::to_string(kYamlMaxDepth) + " levels (hifsim's limit for YAML inputs)");
+  }
+}
+}  // namespace
+
+YAML::Node parse_yaml(const std::string& text, const std::string& where) {
+  check_nesting(text, where);
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw Error(where, "line " + std::to_string(e.mark.line + 1) + ", column " + std::to_string(e.mark.column + 1),
                 "not valid YAML: " + e.msg);
   }
+  size_t real = 0;
+  for (const YAML::Node& d : docs) real += !d.IsNull();
+  if (real > 1) {
+    const std::string at = yaml_line(docs[1]);
+    throw Error(where, at.empty() ? "---" : at,
+                "a second YAML document (after '---'): the file holds " + std::to_string(real) +
+                    " documents and hifsim reads exactly one (remove the separator and what follows, or split the file)");
+  }
+  for (const YAML::Node& d : docs)
+    if (!d.IsNull()) return d;
+  return docs.empty() ? YAML::Node() : docs.front();
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& where) {
+  YAML::Node root = parse_yaml(text, where);
   reject_duplicate_keys(root, where);
   return root;
 }

@@ -29,6 +29,11 @@ inline constexpr int kYamlMaxDepth = 256;
 YAML::Node load_yaml_file(const std::string& path);
 // The same for text in memory; `where` names it in errors.
 YAML::Node load_yaml_text(const std::string& text, const std::string& where);
+// The one YAML parse every reader goes through: a file nested deeper than kYamlMaxDepth is
+// reported as that (yaml-cpp's own recursion limit said "syntax error ... bad file"), a second
+// document (after "---") is an error naming its line (yaml-cpp read the first silently), and a
+// syntax error names line and column. No duplicate-key check (load_yaml_text adds it).
+YAML::Node parse_yaml(const std::string& text, const std::string& where);
 
 // Throws Error(where, "<path.to.key>", "given twice (line L; first at line F)") for the first
 // duplicate key, and for trees beyond the node or depth bound.

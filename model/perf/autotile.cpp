@@ -1,6 +1,8 @@
 #include "perf/autotile.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -181,9 +183,61 @@ double lower_bound_cycles(const cfg::UnitConfig& u, const Tiling& t) {
   return std::max({path, bus, slots});
 }
 
+namespace {
+std::function<void(const std::string&)>& tiling_progress() {
+  static std::function<void(const std::string&)> f;
+  return f;
+}
+
+// Rate-limited progress lines of one search: the first after kFirst seconds, then every kEvery.
+class SearchProgress {
+ public:
+  SearchProgress(uint64_t M, uint64_t N, uint64_t K, size_t candidates)
+      : what_(std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K)), candidates_(candidates),
+        start_(std::chrono::steady_clock::now()), next_(kFirst) {}
+  bool on() const { return static_cast<bool>(tiling_progress()); }
+  void candidate(size_t done, uint64_t best) { report(std::to_string(done) + " of " + std::to_string(candidates_) +
+                                                      " candidates simulated, best " + std::to_string(best) + " cycles"); }
+  void steps(size_t j, uint64_t done, uint64_t all) {
+    report("candidate " + std::to_string(j + 1) + " of " + std::to_string(candidates_) + ": step " + std::to_string(done) +
+           " of " + std::to_string(all));
+  }
+
+ private:
+  static constexpr double kFirst = 2.0, kEvery = 5.0;
+  void report(const std::string& s) {
+    if (!on()) return;
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (t < next_) return;
+    next_ = t + kEvery;
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.0f s", t);
+    tiling_progress()("[tiling] " + what_ + ": " + s + " (" + secs + ")");
+  }
+  std::string what_;
+  size_t candidates_;
+  std::chrono::steady_clock::time_point start_;
+  double next_;
+};
+}  // namespace
+
+void set_tiling_progress(std::function<void(const std::string&)> report) { tiling_progress() = std::move(report); }
+
 uint64_t simulate_cycles(const cfg::UnitConfig& u, const Tiling& t) { return simulate_cycles(u, t, UINT64_MAX); }
 
+namespace {
+uint64_t simulate_cycles(const cfg::UnitConfig& u, const Tiling& t, uint64_t give_up_after,
+                         const std::function<void(uint64_t, uint64_t)>& step_progress);
+}
+
 uint64_t simulate_cycles(const cfg::UnitConfig& u, const Tiling& t, uint64_t give_up_after) {
+  return simulate_cycles(u, t, give_up_after, nullptr);
+}
+
+namespace {
+
+uint64_t simulate_cycles(const cfg::UnitConfig& u, const Tiling& t, uint64_t give_up_after,
+                         const std::function<void(uint64_t, uint64_t)>& step_progress) {
   // Addresses only have to be distinct regions; timing does not depend on them.
   GemmCommand c;
   c.M = t.M;
@@ -198,9 +252,11 @@ uint64_t simulate_cycles(const cfg::UnitConfig& u, const Tiling& t, uint64_t giv
   PlainMemory mem(u.mem_bytes_per_cycle, u.mem_latency, std::numeric_limits<uint64_t>::max() / 2, false);
   Engine e(u, 1);
   e.give_up_after = give_up_after;
+  if (step_progress) e.progress = step_progress;
   uint64_t end = 0;
   return e.run(c, t, mem, 0, &end).cycles.total;
 }
+}  // namespace
 
 Tiling choose_tiling(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K) {
   const std::vector<Tiling> cand = tiling_candidates(u, M, N, K);
@@ -233,12 +289,19 @@ Tiling choose_tiling(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t 
     if (x.kt != y.kt) return x.kt > y.kt;
     return a < b;
   };
+  SearchProgress progress(M, N, K, r.size());
+  size_t j_now = 0;
+  const std::function<void(uint64_t, uint64_t)> steps =
+      progress.on() ? std::function<void(uint64_t, uint64_t)>([&](uint64_t d, uint64_t a) { progress.steps(j_now, d, a); })
+                    : nullptr;
   size_t best = r[0].i;
-  uint64_t best_cycles = simulate_cycles(u, cand[best]);
+  uint64_t best_cycles = simulate_cycles(u, cand[best], UINT64_MAX, steps);
   for (size_t j = 1; j < r.size(); ++j) {
+    progress.candidate(j, best_cycles);
     if (r[j].lb > static_cast<double>(best_cycles)) continue;
+    j_now = j;
     // Abandoned (UINT64_MAX) once a step ends at or after best_cycles: it cannot even tie.
-    const uint64_t c = simulate_cycles(u, cand[r[j].i], best_cycles - 1);
+    const uint64_t c = simulate_cycles(u, cand[r[j].i], best_cycles - 1, steps);
     if (c < best_cycles || (c == best_cycles && preferred(r[j].i, best))) {
       best = r[j].i;
       best_cycles = c;

@@ -13,6 +13,8 @@
 // and compares the result with a brute-force search over pinned tilings.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "config/unit_config.hpp"
@@ -22,6 +24,12 @@ namespace hifsim::perf {
 
 // Throws hifsim::Error naming the config field when a pinned tile cannot fit.
 Tiling choose_tiling(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K);
+
+// Progress of long tiling searches (a 65536^3 GEMM simulates candidates for minutes): when set,
+// choose_tiling reports a line at most every few seconds (candidates simulated, the best so
+// far), nothing for searches that end sooner. Process-wide; set it once before any work (the
+// commands set it unless --quiet).
+void set_tiling_progress(std::function<void(const std::string&)> report);
 
 // The candidate tilings of step 1 (every one fits; pinned fields fixed).
 std::vector<Tiling> tiling_candidates(const cfg::UnitConfig& u, uint64_t M, uint64_t N, uint64_t K);

@@ -58,8 +58,8 @@ bool is_hex16(const std::string& s) {
   return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-// The whole file; Error unless it is a regular file (a symlink is not followed).
-std::string read_regular(const std::string& path) {
+// An open regular file; Error otherwise (a symlink is not followed). Sets `size`.
+int open_regular(const std::string& path, off_t& size) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0 && errno == ELOOP) throw Error(path, "", "a symbolic link (not followed: a sweep folder holds only files it wrote)");
   if (fd < 0) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
@@ -68,7 +68,23 @@ std::string read_regular(const std::string& path) {
     ::close(fd);
     throw Error(path, "", "not a regular file (a sweep folder holds only files it wrote)");
   }
-  std::string s(static_cast<size_t>(st.st_size), '\0');
+  size = st.st_size;
+  return fd;
+}
+
+// A record line is one point's result: far below this. A longer one (a corrupt or sparse file)
+// is a problem of that line, never a buffer of the file's size.
+constexpr size_t kMaxRecordLine = size_t{16} << 20;
+
+// The whole file (small legacy result files).
+std::string read_regular(const std::string& path) {
+  off_t size = 0;
+  const int fd = open_regular(path, size);
+  if (static_cast<uint64_t>(size) > kMaxRecordLine) {
+    ::close(fd);
+    throw Error(path, "", "larger than 16 MiB: not a result file this sweep wrote");
+  }
+  std::string s(static_cast<size_t>(size), '\0');
   size_t got = 0;
   while (got < s.size()) {
     const ssize_t n = ::read(fd, &s[got], s.size() - got);
@@ -98,21 +114,53 @@ class Reader {
  public:
   Reader(RecordSet& set, bool keep_text) : set_(set), keep_(keep_text) {}
 
+  // Streamed in 1 MiB chunks, one line at a time: a record file of any size (a 20 GB sparse
+  // one included) costs one line of memory.
   void jsonl(const std::string& path) {
-    const std::string text = read_regular(path);
+    off_t size = 0;
+    const int fd = open_regular(path, size);
     const uint32_t file = add_file(path);
-    size_t start = 0;
-    uint32_t line = 0;
-    while (start < text.size()) {
-      ++line;
-      const size_t nl = text.find('\n', start);
-      if (nl == std::string::npos) {
-        problem(file, line, "incomplete last line (its process stopped while writing it): the point runs again");
-        break;
+    std::string chunk(size_t{1} << 20, '\0'), line_text;
+    uint32_t line = 1;
+    bool too_long = false;
+    while (true) {
+      ssize_t n = ::read(fd, &chunk[0], chunk.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      size_t start = 0;
+      while (start < static_cast<size_t>(n)) {
+        const char* nl = static_cast<const char*>(std::memchr(chunk.data() + start, '\n', static_cast<size_t>(n) - start));
+        const size_t end = nl ? static_cast<size_t>(nl - chunk.data()) : static_cast<size_t>(n);
+        if (!too_long) {
+          if (line_text.size() + (end - start) > kMaxRecordLine) {
+            too_long = true;
+            line_text.clear();
+            line_text.shrink_to_fit();
+          } else {
+            line_text.append(chunk, start, end - start);
+          }
+        }
+        if (!nl) {
+          // Discarding an overlong line: skip the file's holes (a sparse file reads as zeros).
+          if (too_long) {
+            const off_t cur = ::lseek(fd, 0, SEEK_CUR);
+            const off_t data = cur < 0 ? -1 : ::lseek(fd, cur, SEEK_DATA);
+            if (data < 0 && errno == ENXIO) ::lseek(fd, 0, SEEK_END);  // only holes left
+          }
+          break;
+        }
+        if (too_long) problem(file, line, "a line longer than 16 MiB (not a record this sweep wrote): its point runs again");
+        else record_line(line_text, file, line);
+        line_text.clear();
+        too_long = false;
+        ++line;
+        start = end + 1;
       }
-      record_line(text.substr(start, nl - start), file, line);
-      start = nl + 1;
     }
+    ::close(fd);
+    if (!line_text.empty() || too_long)
+      problem(file, line, too_long ? "a line longer than 16 MiB (not a record this sweep wrote): its point runs again"
+                                   : "incomplete last line (its process stopped while writing it): the point runs again");
   }
 
   // Earlier layout: DIR/points/<id>/result.json, the result object itself.

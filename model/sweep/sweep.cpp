@@ -71,13 +71,33 @@ void check_keys(const YAML::Node& n, const std::string& file, const std::string&
   }
 }
 
+// "trace:<hash of trace.yaml>" plus, when the trace names tensor files, the hash of their
+// contents: a resumed sweep whose tensors changed (recaptured, edited) must not keep the old
+// points (their ids hashed trace.yaml only, which may name the same files). Each file once, in
+// order of first mention; a missing one counts as "missing" (the trace reader reports it).
+std::string trace_key(const std::string& dir) {
+  std::string key = file_hash(dir + "/trace.yaml"), tensors;
+  const YAML::Node root = io::load_yaml_file(dir + "/trace.yaml");
+  std::set<std::string> seen;
+  if (root.IsMap() && root["ops"] && root["ops"].IsSequence())
+    for (const YAML::Node& op : root["ops"])
+      for (const char* role : {"a", "b", "c_ref"}) {
+        if (!op.IsMap() || !op[role] || !op[role].IsMap() || !op[role]["file"] || !op[role]["file"].IsScalar()) continue;
+        const std::string f = op[role]["file"].Scalar();
+        if (!seen.insert(f).second) continue;
+        const std::string path = dir + "/" + f;
+        tensors += f + "=" + (io::not_regular_reason(path).empty() ? file_hash(path) : std::string("missing")) + ";";
+      }
+  return key + (tensors.empty() ? "" : "+tensors:" + fnv1a64_hex(tensors));
+}
+
 }  // namespace
 
 std::string SweepSpec::workload_key() const {
-  std::string k = workload_trace.empty() ? "gemm:" : "trace:" + file_hash(workload_trace + "/trace.yaml");
+  std::string k = workload_trace.empty() ? "gemm:" : "trace:" + trace_key(workload_trace);
   for (uint64_t v : workload_gemm) k += std::to_string(v) + ",";
   if (!accuracy_trace.empty()) {
-    k += "|accuracy:" + file_hash(accuracy_trace + "/trace.yaml") + ":";
+    k += "|accuracy:" + trace_key(accuracy_trace) + ":";
     for (const auto& o : accuracy_ops) k += o + ",";
   }
   if (!evaluation.empty()) k += "|evaluation:" + evaluation;

@@ -45,7 +45,8 @@ struct SweepSpec {
   // --cost-sample when not the default), "" by default: part of every id when not empty, so a
   // folder never mixes points evaluated differently, and default ids stay as they always were.
   std::string evaluation;
-  std::string workload_key() const;     // canonical text of the workload and evaluation (part of every id)
+  std::string workload_key() const;     // canonical text of the workload and evaluation (part of every id;
+                                        // a trace counts with the contents of its tensor files)
 };
 
 // Reads and validates a sweep file (hifsim::Error(file, field, reason) on any problem).

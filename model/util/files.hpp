@@ -5,8 +5,11 @@
 //   - a file appears whole or not at all: it is written under a unique temporary name in its
 //     own folder (<name>.tmp-hifsim-<pid>-<random>) and renamed into place, so concurrent runs
 //     never share a temporary file;
-//   - outputs are checked before any work (OutputSet::expect) and written only after it, the
-//     manifest last, so an error leaves nothing behind and a folder with a manifest is complete;
+//   - outputs are checked before any work (OutputSet::expect: also the same path twice and a
+//     name longer than the folder allows) and written only after it, all of a set under
+//     temporary names first and renamed only when every one is whole, the manifest last, so an
+//     error (a full disk included) leaves nothing behind and a folder with a manifest is complete;
+//   - a replaced output keeps its mode (and its owner where permitted);
 //   - a run's files are written under an exclusive lock of the manifest's folder, so two runs
 //     writing the same folder leave the files of one run, described by its manifest (which
 //     holds every output's hash).
@@ -61,15 +64,21 @@ class OutputSet {
   OutputSet(const OutputSet&) = delete;
   OutputSet& operator=(const OutputSet&) = delete;
 
-  // Checks an output now (check_output_file); call for every output before any work.
+  // Checks an output now (check_output_file, a name the folder takes, not the path or the
+  // same file as another output of the set); call for every output before any work.
   void expect(const std::string& path);
   // Stages an output's bytes (written by write()).
   void add(const std::string& path, std::string bytes, const std::string& what);
   // Stages an output written by `writer(path)` (which must write atomically, e.g. io::write_npy).
   void add(const std::string& path, std::function<void(const std::string&)> writer, const std::string& what);
+  // A temporary file for an output written while the work runs (a large output streamed instead
+  // of held in memory); it is renamed into place with the others, or removed on any failure.
+  // Returns its name: the caller writes it whole (and checks its writes).
+  std::string stream_to(const std::string& path, const std::string& what);
   // Records a file another program writes into the set (a plot, a report) after write().
   void add_external(const std::string& path, const std::string& what);
-  // Creates the folders, takes the lock, removes a stale manifest and writes the staged files.
+  // Creates the folders, takes the lock, writes the staged files under temporary names and,
+  // when all are whole, removes a stale manifest and renames them into place.
   void write();
   // Writes the manifest (m plus every output with its content hash), keeping the lock: for a
   // program that reads it (the report's provenance). Unless finish() follows, the destructor
@@ -84,8 +93,13 @@ class OutputSet {
     std::function<void(const std::string&)> writer;  // instead of bytes
   };
   std::string manifest_;
+  std::vector<std::pair<std::string, std::string>> expected_;  // path, identity (duplicates refused)
   std::vector<Staged> staged_;
   std::vector<std::pair<std::string, std::string>> written_;  // path, what
+  std::vector<std::pair<std::string, std::string>> pending_;  // temporary, path: written, not renamed
+  void lock();
+  void write_temporaries();
+  void commit_pending();
   int lock_fd_ = -1;
   bool written_once_ = false, manifest_written_ = false, finished_ = false;
 };

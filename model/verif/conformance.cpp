@@ -143,21 +143,33 @@ std::string readme(const ConformanceSpec& spec, const Bench& b, const Conformanc
 
 }  // namespace
 
-ConformanceVectors conformance_vectors(const ConformanceSpec& spec) {
+void check_conformance_spec(const ConformanceSpec& spec) {
   if (spec.count == 0) throw Error("--count", "", "must be at least 1");
   if (spec.count > 10000000) throw Error("--count", std::to_string(spec.count), "at most 10^7 vectors (the files would exceed a few GB)");
   Coverage cov;
   const BenchContext ctx{&cov, ""};
-  const std::unique_ptr<Bench> b = make_bench(spec.unit, {spec.params}, ctx, spec.npy);
+  make_bench(spec.unit, {spec.params}, ctx, spec.npy.empty() ? stim::default_npy() : spec.npy);
+}
+
+ConformanceVectors conformance_vectors(const ConformanceSpec& spec, std::ostream* stimulus, std::ostream* expected) {
+  if (spec.count == 0) throw Error("--count", "", "must be at least 1");
+  if (spec.count > 10000000) throw Error("--count", std::to_string(spec.count), "at most 10^7 vectors (the files would exceed a few GB)");
+  Coverage cov;
+  const BenchContext ctx{&cov, ""};
+  const std::string tensor = spec.npy.empty() ? stim::default_npy() : spec.npy;
+  const std::unique_ptr<Bench> b = make_bench(spec.unit, {spec.params}, ctx, tensor);
   b->set_active(0, 1);
   ConformanceVectors v;
+  v.tensor = tensor;
   v.stimulus_bits = fields_bits(b->inputs());
   v.expected_bits = fields_bits(b->outputs());
   const int ow = b->out_words();
   const std::vector<Vector> corners = b->corners();
   SplitMix64 rng = vector_rng(spec.seed);
   std::vector<uint64_t> per_source(b->sources().size(), 0);
-  std::ostringstream stim, exp;
+  std::ostringstream stim_text, exp_text;
+  std::ostream& stim = stimulus ? *stimulus : stim_text;
+  std::ostream& exp = expected ? *expected : exp_text;
   for (uint64_t i = 0; i < spec.count; ++i) {
     const Vector vec = i < corners.size() ? corners[i] : b->random(rng);
     const int n = b->steps(vec);
@@ -177,8 +189,8 @@ ConformanceVectors conformance_vectors(const ConformanceSpec& spec) {
       ++v.bins_declared;
       v.bins_hit += cov.count(static_cast<int>(i)) ? 1 : 0;
     }
-  v.stimulus = stim.str();
-  v.expected = exp.str();
+  v.stimulus = stim_text.str();
+  v.expected = exp_text.str();
   v.readme = readme(spec, *b, v, cov, per_source);
   return v;
 }

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,16 +38,23 @@ struct ConformanceSpec {
 
 // What `hifsim vectors` writes.
 struct ConformanceVectors {
-  std::string stimulus;   // stimulus.hex: one line per transaction, $readmemh format
-  std::string expected;   // expected.hex: one line per transaction
+  std::string stimulus;   // stimulus.hex: one line per transaction, $readmemh format (unless streamed)
+  std::string expected;   // expected.hex: one line per transaction (unless streamed)
   std::string readme;     // README.md: protocol, field layout, counts, coverage bins hit
   uint64_t vectors = 0, transactions = 0;
   int stimulus_bits = 0, expected_bits = 0;
   uint64_t bins_declared = 0, bins_hit = 0;
+  std::string tensor;     // the real-tensor source read (every bench reads one): an input of the manifest
 };
 
 // Generates the vectors of `spec` with the unit's bench and golden model. Throws hifsim::Error
 // for a bad unit, parameter or count.
-ConformanceVectors conformance_vectors(const ConformanceSpec& spec);
+// Checks `spec` (count, unit, parameters, the tensor source) as conformance_vectors would,
+// without making vectors: for callers that open their outputs before the work.
+void check_conformance_spec(const ConformanceSpec& spec);
+// With `stimulus`/`expected` given, the lines go there as they are made (the strings of the
+// result stay empty): 10^7 vectors are gigabytes of text, never held in memory.
+ConformanceVectors conformance_vectors(const ConformanceSpec& spec, std::ostream* stimulus = nullptr,
+                                       std::ostream* expected = nullptr);
 
 }  // namespace hifsim::verif

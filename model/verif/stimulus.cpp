@@ -9,10 +9,7 @@
 #include "formats/nvfp4.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
-
-#ifndef HIFSIM_SOURCE_DIR
-#define HIFSIM_SOURCE_DIR "."
-#endif
+#include "util/install.hpp"
 
 namespace hifsim::verif::stim {
 
@@ -116,7 +113,7 @@ const char* shaped_block(SplitMix64& r, float* out, int n) {
 }
 
 // ---------------------------------------------------------------------------------------
-std::string default_npy() { return std::string(HIFSIM_SOURCE_DIR) + "/traces/sample/activations.npy"; }
+std::string default_npy() { return data_dir() + "/traces/sample/activations.npy"; }
 
 NpyBlocks::NpyBlocks(const std::string& path) : path_(path) {
   io::NpyArray a = io::read_npy_f32(path);

@@ -56,7 +56,8 @@ class NpyBlocks {
   std::string path_;
   std::vector<float> v_;
 };
-// The default tensor: <source dir>/traces/sample/activations.npy.
+// The default tensor: traces/sample/activations.npy of the data folder (util/install.hpp: the
+// source tree in a build, share/hifsim or the wheel's data once installed).
 std::string default_npy();
 
 // ---- HiF4 ----

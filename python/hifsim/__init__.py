@@ -3,15 +3,17 @@
 The functions here are the `hifsim` command's computations with numpy arrays in and out: the
 same C++ model (compiled into hifsim._ext), the same option names (keyword arguments spell the
 command-line options with underscores: ``mx_scale="ceil"`` is ``--mx-scale ceil``), the same
-defaults and checks, hence the same bits. Bad input raises :class:`hifsim.Error` (a ValueError)
-whose message names the argument, the field and the reason. The GIL is released while the model
-computes, so threads calling hifsim run in parallel. docs/python.md has examples.
+defaults and checks (one declaration per option in the model, model/options, read by both), hence
+the same bits. Keyword values are passed to the model as they are -- no text round trip: 64.9
+where an integer is needed is refused, never truncated. Bad input raises :class:`hifsim.Error`
+(a ValueError) whose message names the argument, the field and the reason, as the command's
+does. The GIL is released while the model computes, so threads calling hifsim run in parallel.
+docs/python.md has examples; the package ships type stubs (py.typed).
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,30 +39,13 @@ def code_formats() -> list[str]:
     return [s.strip() for s in _ext.code_formats().split(",")]
 
 
-def _words(options: dict) -> list[str]:
-    """Keyword arguments as the command's option words: mx_scale="ceil" -> --mx-scale ceil."""
-    words: list[str] = []
-    for key, value in options.items():
-        if value is None or value is False:
-            continue
-        name = "--" + key.replace("_", "-")
-        words += [name] if value is True else [name, str(value)]
-    return words
-
-
 def _call(fn, *args):
-    """Runs a model call; the command's "command line: --opt" wording becomes "argument opt"."""
+    """Runs a model call; a TypeError of the binding (never expected: every argument is checked
+    by the model) still surfaces as hifsim.Error naming the call."""
     try:
         return fn(*args)
-    except _ext.Error as e:
-        msg = str(e)
-        if msg.startswith("command line: --"):
-            head, _, rest = msg[len("command line: --"):].partition(":")
-            if "unknown option" in rest:
-                msg = f"unknown keyword argument {head.replace('-', '_')}"
-            else:
-                msg = f"argument {head.replace('-', '_')}:{rest}"
-        raise Error(msg) from None
+    except TypeError as e:
+        raise Error(f"argument: {fn.__name__}: {e}") from None
 
 
 def _matrix(x, name: str) -> np.ndarray:
@@ -80,7 +65,7 @@ def quantize_dequantize(x, format: str, **options) -> np.ndarray:
     (none | dense | 2:4 | top50) adds the Rollout-ResQ residual: deq(Q(x)) + deq(S(Q(R))).
     """
     a = _matrix(x, "x")
-    y = _call(_ext.qdq, a.reshape(-1, a.shape[-1]), format, _words(options))
+    y = _call(_ext.qdq, a.reshape(-1, a.shape[-1]), format, options)
     return y.reshape(a.shape)
 
 
@@ -105,7 +90,7 @@ class Quantized:
 def quantize(x, format: str, **options) -> Quantized:
     """Quantize x in `format` (blocks along the last axis); options as quantize_dequantize."""
     a = _matrix(x, "x")
-    d = _call(_ext.quantize, a.reshape(-1, a.shape[-1]), format, _words(options))
+    d = _call(_ext.quantize, a.reshape(-1, a.shape[-1]), format, options)
     return Quantized(format=d["format"], shape=a.shape, codes=d["codes"], scales=d["scales"], l2=d["l2"],
                      l3=d["l3"], tensor_scale=d["tensor_scale"], packed=d["packed"])
 
@@ -121,7 +106,7 @@ def encode(x, format: str, **options) -> np.ndarray:
     Options: rounding, saturate, seed, hybrid_compare, hybrid_threshold, threads.
     """
     a = _matrix(x, "x")
-    return _call(_ext.encode, a.reshape(-1), format, _words(options)).reshape(a.shape)
+    return _call(_ext.encode, a.reshape(-1), format, options).reshape(a.shape)
 
 
 def decode(codes, format: str) -> np.ndarray:
@@ -147,11 +132,9 @@ def gemm(a, b, format: str = "hif4", *, residual: str = "none", residual_mode: s
     for name, m in (("a", A), ("b", B)):
         if m.ndim != 2:
             raise Error(f"argument {name}: shape: expected a 2-D array, got {m.ndim}-D")
-    words = _words(dict(options, residual=residual, residual_mode=residual_mode))
-    if arc is not None:
-        words += ["--arc", str(arc)]
     cal = None if arc_calib is None else _matrix(arc_calib, "arc_calib")
-    c, stats_json, _ = _call(_ext.gemm, A, B, format, words, cal, bool(stats))
+    c, stats_json, _ = _call(_ext.gemm, A, B, format, dict(options, residual=residual, residual_mode=residual_mode),
+                             arc, cal, stats)
     return (c, json.loads(stats_json)) if stats else c
 
 
@@ -163,8 +146,11 @@ def dot(a, b, format: str = "hif4", **options) -> np.ndarray:
 
     Options: hif8_lanes, align_width, align_policy and the quantizer options (see gemm).
     """
-    x, y = _matrix(a, "a").reshape(-1), _matrix(b, "b").reshape(-1)
-    return _call(_ext.dot, x, y, format, _words(options))
+    x, y = _matrix(a, "a"), _matrix(b, "b")
+    for name, v in (("a", x), ("b", y)):
+        if v.ndim != 1:
+            raise Error(f"argument {name}: shape: expected a 1-D vector, got {v.ndim}-D {v.shape} (dot() does not flatten)")
+    return _call(_ext.dot, x, y, format, options)
 
 
 def _overrides(set_) -> list[str]:
@@ -173,46 +159,17 @@ def _overrides(set_) -> list[str]:
         return []
     if isinstance(set_, dict):
         return [f"{k}={'true' if v is True else 'false' if v is False else v}" for k, v in set_.items()]
-    return [str(x) for x in set_]
+    return list(set_) if isinstance(set_, (list, tuple)) else set_  # anything else: refused by the model
 
 
-class _Workload:
-    """The workload of run_unit/cost; numpy operands are written to .npy files in a temporary
-    folder (kept until the call returns) so that the model reads them exactly as the CLI does."""
-
-    def __init__(self, gemm, trace, a, b, ops, one_layer, seed):
-        self.args = _ext.WorkloadArgs()
-        self._tmp = None
-        if gemm is not None:
-            if len(gemm) != 3:
-                raise Error(f"argument gemm: expected (M, N, K), got {gemm!r}")
-            self.args.gemm = tuple(int(v) for v in gemm)
-        if trace is not None:
-            self.args.trace = os.fspath(trace)
-        if (a is None) != (b is None):
-            raise Error("argument a/b: give both operands or neither")
-        if a is not None:
-            self.args.a_file, self.args.b_file = self._file(a, "a"), self._file(b, "b")
-        if ops:
-            self.args.ops = [ops] if isinstance(ops, str) else list(ops)
-        self.args.one_layer = bool(one_layer)
-        self.args.seed = int(seed)
-
-    def _file(self, x, name):
-        if isinstance(x, (str, os.PathLike)):
-            return os.fspath(x)
-        if self._tmp is None:
-            self._tmp = tempfile.TemporaryDirectory(prefix="hifsim-")
-        path = os.path.join(self._tmp.name, f"{name}.npy")
-        m = _matrix(x, name)
-        if m.ndim != 2:
-            raise Error(f"argument {name}: shape: expected a 2-D array, got {m.ndim}-D")
-        np.save(path, m)
-        return path
-
-    def close(self):
-        if self._tmp is not None:
-            self._tmp.cleanup()
+def _operand(x, name: str):
+    """A path (read by the model like the CLI's --a/--b) or a float32 2-D array (passed in place)."""
+    if x is None or isinstance(x, (str, bytes, os.PathLike)):
+        return x
+    m = _matrix(x, name)
+    if m.ndim != 2:
+        raise Error(f"argument {name}: shape: expected a 2-D array, got {m.ndim}-D")
+    return m
 
 
 def run_unit(config, *, gemm=None, trace=None, a=None, b=None, set=None, ops=None, one_layer=False, values=True,
@@ -223,12 +180,10 @@ def run_unit(config, *, gemm=None, trace=None, a=None, b=None, set=None, ops=Non
     as a dict. The engine is the timing core (`--engine analytic`; the SystemC model gives the
     same numbers). set: config overrides as {"array.rows": 16} or ["array.rows=16"].
     """
-    w = _Workload(gemm, trace, a, b, ops, one_layer, seed)
-    try:
-        text = _call(_ext.run_unit, os.fspath(config), _overrides(set), w.args, bool(values), bool(simulate_all),
-                     int(threads), bool(cost), os.fspath(cost_tables) if cost_tables else "", int(cost_sample))
-    finally:
-        w.close()
+    options = dict(gemm=gemm, ops=ops, one_layer=one_layer, seed=seed, threads=threads, cost_sample=cost_sample,
+                   cost_tables=cost_tables)
+    text = _call(_ext.run_unit, config, _overrides(set), trace, _operand(a, "a"), _operand(b, "b"), options, values,
+                 simulate_all, cost)
     return json.loads(text)
 
 
@@ -238,12 +193,7 @@ def cost(config=None, *, gemm=None, trace=None, a=None, b=None, set=None, ops=No
     (the content of cost.json), or with compare_units=True the 64-length dot-unit comparison of
     `formats` (the content of compare.json). Workload arguments as run_unit.
     """
-    if compare_units == (config is not None):
-        raise Error("argument config/compare_units: give a unit config, or compare_units=True without one")
-    w = _Workload(gemm, trace, a, b, ops, one_layer, seed)
-    try:
-        text = _call(_ext.cost, "" if config is None else os.fspath(config), _overrides(set), w.args,
-                     list(formats) if compare_units else [], int(sample), os.fspath(tables) if tables else "", node)
-    finally:
-        w.close()
+    options = dict(gemm=gemm, ops=ops, one_layer=one_layer, seed=seed, sample=sample, tables=tables, node=node,
+                   formats=list(formats) if isinstance(formats, (list, tuple)) else formats)
+    text = _call(_ext.cost, config, _overrides(set), trace, _operand(a, "a"), _operand(b, "b"), options, compare_units)
     return json.loads(text)

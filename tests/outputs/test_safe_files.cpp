@@ -130,8 +130,6 @@ TEST(OutputSet, ManifestLastWithEveryOutputsHash) {
   EXPECT_NE(mj.find("\"" + d + "/sub/b.txt\": \"" + content_hash_hex("beta\n") + "\""), std::string::npos) << mj;
 }
 
-// A failure while writing (here an output turned into a FIFO after the checks) leaves no
-// manifest: neither the new one nor a stale one describing older files.
 // XXH3-64 known answers (the values of the reference library, libxxhash 0.8.1 via Python ctypes):
 // a different hash or seed, or a byte dropped at a chunk edge, changes them.
 TEST(ContentHash, KnownAnswersAndStreaming) {
@@ -178,16 +176,67 @@ TEST(ContentHash, WritersAndReaderRememberTheWholeFilesHash) {
   EXPECT_EQ(file_content_hash(d + "/absent"), "missing");
 }
 
-TEST(OutputSet, AFailedWriteLeavesNoManifest) {
+// A failure while writing (here an output turned into a FIFO after the checks) changes
+// nothing: the outputs are written under temporary names first and renamed only when all are
+// whole, so the earlier run's files and manifest stay as they were and no new file or
+// temporary is left.
+TEST(OutputSet, AFailedWriteChangesNothing) {
   const std::string d = test::temp_dir("files-test");
-  write_file_atomic(d + "/manifest.json", "{\"stale\": true}\n");
+  write_file_atomic(d + "/manifest.json", "{\"earlier\": true}\n");
+  write_file_atomic(d + "/c.txt", "earlier c\n");
   OutputSet o(d + "/manifest.json");
   o.expect(d + "/b.txt");
+  o.add(d + "/c.txt", "c\n", "c");
   o.add(d + "/a.txt", "a\n", "a");
   o.add(d + "/b.txt", "b\n", "b");
   ASSERT_EQ(mkfifo((d + "/b.txt").c_str(), 0666), 0);
   EXPECT_THROW(o.write(), Error);
-  EXPECT_FALSE(path_exists(d + "/manifest.json"));
+  EXPECT_EQ(read(d + "/manifest.json"), "{\"earlier\": true}\n");
+  EXPECT_EQ(read(d + "/c.txt"), "earlier c\n");
+  EXPECT_FALSE(path_exists(d + "/a.txt"));
+  DIR* dir = opendir(d.c_str());
+  ASSERT_NE(dir, nullptr);
+  while (const dirent* e = readdir(dir)) EXPECT_EQ(std::string(e->d_name).find("tmp-hifsim"), std::string::npos) << e->d_name;
+  closedir(dir);
+}
+
+// The same output named twice (gemm --stats equal to --out), or the same file under two
+// spellings, is refused when declared, before any work.
+TEST(OutputSet, TheSameOutputTwiceIsRefused) {
+  const std::string d = test::temp_dir("files-test");
+  OutputSet o(d + "/out/manifest.json");
+  o.expect(d + "/out/c.npy");
+  EXPECT_THROW(o.expect(d + "/out/c.npy"), Error);
+  EXPECT_THROW(o.expect(d + "/out/./sub/../c.npy"), Error);
+  EXPECT_THROW(o.expect(d + "//out/manifest.json"), Error);
+  o.expect(d + "/out/d.npy");
+}
+
+// Replacing an output keeps its mode: a 0600 file stays 0600.
+TEST(OutputSet, AReplacedOutputKeepsItsMode) {
+  const std::string d = test::temp_dir("files-test");
+  write_file_atomic(d + "/secret.txt", "old\n");
+  ASSERT_EQ(chmod((d + "/secret.txt").c_str(), 0600), 0);
+  write_file_atomic(d + "/secret.txt", "new\n");
+  struct stat st;
+  ASSERT_EQ(stat((d + "/secret.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(read(d + "/secret.txt"), "new\n");
+}
+
+// An output name the folder cannot hold is refused when declared (before: the output was
+// written and its manifest, 14 bytes longer, failed with ENAMETOOLONG); a name a little
+// shorter than the limit still works although its temporary name would be too long.
+TEST(OutputSet, NamesAtTheLimit) {
+  const std::string d = test::temp_dir("files-test");
+  OutputSet o(d + "/manifest.json");
+  EXPECT_THROW(o.expect(d + "/" + std::string(256, 'x')), Error);
+  const std::string long_name = d + "/" + std::string(250, 'y');
+  o.expect(long_name);
+  o.add(long_name, "y\n", "y");
+  Manifest m;
+  o.finish(m);
+  EXPECT_EQ(read(long_name), "y\n");
 }
 
 // write_manifest() serves a program that reads it (the report); an error before finish()

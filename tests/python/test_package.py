@@ -114,7 +114,7 @@ def test_shapes_and_dtypes_roundtrip():
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "mxfp4", mx_scale="round"),
      "argument mx_scale: 'round' is not floor or ceil"),
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "hif4", colour="red"),
-     "unknown keyword argument colour"),
+     "argument colour: unknown keyword argument"),
     (lambda: hifsim.quantize_dequantize(np.array([[1.0, np.nan]], np.float32), "nvfp4"), "argument x"),
     (lambda: hifsim.gemm(np.ones((2, 64), np.float32), np.ones((3, 32), np.float32), "hif4"), "K mismatch"),
     (lambda: hifsim.gemm(np.ones((2, 64), np.float32), np.ones((3, 64), np.float32), "hif4", arc="auto",
@@ -248,7 +248,7 @@ def test_cost_and_dot_unit_comparison_match_cli(tmp_path, run_cli):
 
 @pytest.mark.parametrize("call,needle", [
     (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml")), "give exactly one"),
-    (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml"), gemm=(1, 2)), "expected (M, N, K)"),
+    (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml"), gemm=(1, 2)), "argument gemm: '1,2': expected M,N,K"),
     (lambda: hifsim.run_unit(source_file("configs", "units", "hif4-32x32.yaml"), gemm=(8, 8, 64),
                              set={"array.rows": -3}), "array.rows"),
     (lambda: hifsim.run_unit("/nonexistent/unit.yaml", gemm=(8, 8, 64)), "/nonexistent/unit.yaml"),
@@ -258,3 +258,29 @@ def test_run_unit_and_cost_errors(call, needle):
     with pytest.raises(hifsim.Error) as e:
         call()
     assert needle in str(e.value), str(e.value)
+
+
+def test_type_stubs_match_the_functions():
+    """__init__.pyi (shipped with py.typed) declares every public function with the runtime's
+    parameter names, kinds and order, so a type checker sees the real signatures."""
+    import ast
+    import inspect
+    from pathlib import Path
+    pkg = Path(hifsim.__file__).parent
+    assert (pkg / "py.typed").is_file() and (pkg / "_ext.pyi").is_file()
+    stubs = {}
+    for node in ast.parse((pkg / "__init__.pyi").read_text()).body:
+        if isinstance(node, ast.FunctionDef):
+            a = node.args
+            params = [(p.arg, "pos") for p in a.posonlyargs + a.args] + [(p.arg, "kw") for p in a.kwonlyargs]
+            if a.kwarg:
+                params.append((a.kwarg.arg, "var"))
+            stubs[node.name] = params
+    kinds = {inspect.Parameter.POSITIONAL_OR_KEYWORD: "pos", inspect.Parameter.POSITIONAL_ONLY: "pos",
+             inspect.Parameter.KEYWORD_ONLY: "kw", inspect.Parameter.VAR_KEYWORD: "var"}
+    for name in hifsim.__all__:
+        obj = getattr(hifsim, name)
+        if not inspect.isfunction(obj):
+            continue
+        want = [(p.name, kinds[p.kind]) for p in inspect.signature(obj).parameters.values()]
+        assert stubs.get(name) == want, f"{name}: stub {stubs.get(name)} != runtime {want}"

@@ -246,7 +246,7 @@ TEST(UnitConfig, SchemaVersionAndSyntax) {
       {with("schema: hifsim-unit/1", "schema: hifsim-unit/2"),
        "bad.yaml: schema: unsupported schema 'hifsim-unit/2' (this hifsim reads hifsim-unit/1)"},
       {with("schema: hifsim-unit/1\n", ""), "bad.yaml: schema: missing"},
-      {"schema: hifsim-unit/1\narray: {rows: 2\n", "bad.yaml: yaml: syntax error at line"},
+      {"schema: hifsim-unit/1\narray: {rows: 2\n", "bad.yaml: line 3, column 1: not valid YAML"},
       {"- just\n- a list\n", "bad.yaml: the top level must be a mapping"},
   });
 }

@@ -6,8 +6,9 @@ e_ff_toggle, e_ff_clock one each), and its area (GE) against the sky130 cell are
   calibrate.py --energy energy.csv --units units.csv --hifsim build/bin/hifsim
                --trace traces/smollm2-135m --op layer15.q_proj --out calibration.csv
 
-For every gate-level row of the op, `hifsim cost` runs the matching unit config (proxy_config:
-the format, the unit's parameters, pe.pipeline_depth = STAGES + 1) on the same op with the same
+For every gate-level row of the op, `hifsim cost` runs the matching unit config (the unit
+catalog's RTL-to-config mapping, `hifsim units --json`: the format, the unit's parameters,
+pe.pipeline_depth = STAGES + 1) on the same op with the same
 number of sampled dot operations, once per class with every other class's coefficient set to 0
 (a copy of configs/cost): the proxy's energy split by class comes from the model itself, which
 knows which component is which class. The proxy is linear in the coefficients; the check that
@@ -41,31 +42,20 @@ CLASSES = ["e_mul", "e_add", "e_logic", "e_fpadd", "e_ff_toggle", "e_ff_clock"]
 LOGIC_GROUPS = [["e_mul", "e_add", "e_logic"], ["e_fpadd"]]
 
 
-def proxy_config(module, params):
-    """(unit config, --set overrides, which proxy figure) for an RTL unit and parameter set, or
-    None when the proxy has no model of the unit."""
-    p = dict(kv.split("=", 1) for kv in params.split(";") if "=" in kv)
-    units = os.path.join(ROOT, "configs", "units")
-    depth = lambda s: f"pe.pipeline_depth={int(s) + 1}"  # noqa: E731
-    if module in ("hif4_dot64", "nvfp4_dot64", "mxfp4_dot64"):
-        fmt = module.split("_")[0]
-        return os.path.join(units, f"{fmt}-32x32.yaml"), [depth(p["STAGES"])], "dot"
-    if module == "mxfp8_dot32":
-        fmt = "mxfp8-e5m2" if p["E5M2"] == "1" else "mxfp8-e4m3"
-        return os.path.join(units, "hif4-32x32.yaml"), [f"pe.format={fmt}", depth(p["STAGES"])], "dot"
-    if module in ("hif8_dot", "bf16_dot64"):
-        sets = [f"pe.align_width={p['W']}", "pe.align_policy=" + ("sticky" if p.get("STICKY") == "1" else "trunc"),
-                depth(p.get("STAGES", 3))]
-        if module == "hif8_dot":
-            sets.append(f"pe.hif8_lanes={p['N']}")
-            if p["W"] in ("0", "82"):  # the RTL's exact mode (W=0: an 82-bit window that never drops a bit)
-                sets[0], sets[1] = "pe.align_width=0", "pe.align_policy=default"
-        return os.path.join(units, f"{module.split('_')[0]}-32x32.yaml"), sets, "dot"
-    if module == "fp32_acc":
-        acc = "fp32" if p["MANT_BITS"] == "23" and p["ROUND_RZ"] == "0" else \
-            f"fp32-m{p['MANT_BITS']}-{'rz' if p['ROUND_RZ'] == '1' else 'rne'}"
-        return os.path.join(units, "hif4-32x32.yaml"), [f"pe.accumulator={acc}"], "acc_add"
-    return None
+def proxy_configs(hifsim):
+    """{(module, parameters): (unit config, --set overrides, which proxy figure) or None}: the unit
+    catalog's RTL-to-config mapping of every variant set (`hifsim units --json`)."""
+    p = subprocess.run([hifsim, "units", "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"calibrate: {hifsim} units --json: {p.stderr.strip()}")
+    out = {}
+    for u in json.loads(p.stdout)["units"]:
+        for sets in u["sets"].values():
+            for s in sets:
+                px = s["proxy"]
+                out[(u["name"], s["parameters"])] = None if px is None else \
+                    (os.path.join(ROOT, px["config"]), px["sets"], px["figure"])
+    return out
 
 
 def run_proxy(hifsim, tables, config, sets, trace, op, ops):
@@ -133,8 +123,12 @@ def main(argv=None):
     data, skipped = [], []
     with tempfile.TemporaryDirectory() as work:
         hot = one_hot_tables(a.tables, work)
+        mapping = proxy_configs(a.hifsim)
         for r in rows:
-            pc = proxy_config(r["module"], r["parameters"])
+            if (r["module"], r["parameters"]) not in mapping:
+                sys.exit(f"calibrate: {a.energy}: {r['module']} {r['parameters']} is not a variant of the unit catalog "
+                         "(hifsim units --json)")
+            pc = mapping[(r["module"], r["parameters"])]
             if pc is None:
                 skipped.append(f"{r['module']} {r['parameters']}")
                 continue

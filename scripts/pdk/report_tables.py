@@ -15,7 +15,7 @@ import json
 import os
 import sys
 
-from stimulus import rtl_defaults  # the RTL's parameter defaults, read from rtl/<module>.sv
+from stimulus import rtl_defaults  # the RTL parameter defaults of the unit catalog
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -24,10 +24,21 @@ def fmt(x, d=3):
     return f"{x:,.{d}f}"
 
 
-# The units whose STAGES sweep is tabled, with the parameters every point of the sweep shares.
-STAGES_SWEEPS = [("hif4_dot64", ""), ("nvfp4_dot64", ""), ("mxfp4_dot64", ""), ("mxfp8_dot32", "E5M2=0"),
-                 ("hif8_dot", "N=64;W=0"), ("bf16_dot64", "W=64;STICKY=1"), ("sparse_residual_add", ""),
-                 ("hif4_quantizer", "")]
+# The units whose STAGES sweep is tabled, with the parameters every point of the sweep shares: per
+# unit, the synthesis sets of the unit catalog that share their other parameters with the most
+# STAGES values.
+# ---- BEGIN generated from the unit catalog (hifsim units --update scripts/pdk/report_tables.py)
+STAGES_SWEEPS = [
+    ("hif4_dot64", ""),
+    ("nvfp4_dot64", ""),
+    ("mxfp4_dot64", ""),
+    ("mxfp8_dot32", "E5M2=0"),
+    ("hif8_dot", "N=64;W=0"),
+    ("bf16_dot64", "W=64;STICKY=1"),
+    ("sparse_residual_add", ""),
+    ("hif4_quantizer", ""),
+]
+# ---- END generated from the unit catalog
 
 
 def stages_sweep(units, energy):

@@ -2,11 +2,10 @@
 
   build(module, "N=16;W=24", a.npy, b.npy, hifsim, max_ops) -> stim_common.Stimulus
 
-The parameters a synthesis run does not set take the module's defaults, read from the
-`parameter int NAME = value` lines of rtl/<module>.sv (the one place they are written).
+The parameters a synthesis run does not set take the module's defaults: the unit catalog's
+(model/datapath/hw_catalog.cpp, printed below), which tests/hw checks against the
+`parameter int NAME = value` lines of rtl/<module>.sv.
 """
-import os
-import re
 import tempfile
 
 from flow_error import FlowError
@@ -14,8 +13,6 @@ import stim_acc
 import stim_fp4
 import stim_fp8
 import stim_quant
-
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 BUILDERS = {
     "hif4_dot64": lambda *a: stim_fp4.build("hif4_dot64", *a),
@@ -30,13 +27,25 @@ BUILDERS = {
 }
 
 
+# ---- BEGIN generated from the unit catalog (hifsim units --update scripts/pdk/stimulus.py)
+RTL_DEFAULTS = {
+    "hif4_dot64": {"STAGES": "3"},
+    "nvfp4_dot64": {"STAGES": "3"},
+    "mxfp4_dot64": {"STAGES": "2"},
+    "mxfp8_dot32": {"E5M2": "0", "STAGES": "2"},
+    "hif8_dot": {"N": "64", "W": "0", "STICKY": "0", "STAGES": "3"},
+    "bf16_dot64": {"W": "64", "STICKY": "1", "STAGES": "3"},
+    "fp32_acc": {"MANT_BITS": "23", "ROUND_RZ": "0"},
+    "sparse_residual_add": {"STAGES": "3", "MANT_BITS": "23", "ROUND_RZ": "0"},
+    "hif4_quantizer": {"STAGES": "3", "ELEM_RNE": "0", "CMP_BF16": "0", "INF_TO_NAN": "0"},
+}
+# ---- END generated from the unit catalog
+
+
 def rtl_defaults(module):
-    path = os.path.join(ROOT, "rtl", module + ".sv")
-    try:
-        text = open(path).read()
-    except OSError as e:
-        raise FlowError(path, f"cannot read the unit's RTL: {e.strerror}")
-    return {k: v for k, v in re.findall(r"^\s*parameter\s+int\s+(\w+)\s*=\s*(-?\d+)", text, re.M)}
+    if module not in RTL_DEFAULTS:
+        raise FlowError(module, "not a unit of the catalog (hifsim units)")
+    return dict(RTL_DEFAULTS[module])
 
 
 def parameters(module, params):

@@ -253,3 +253,14 @@ def test_run_unit_and_cost_errors(call, needle):
     with pytest.raises(hifsim.Error) as e:
         call()
     assert needle in str(e.value), str(e.value)
+
+
+def test_version_is_the_single_source():
+    """hifsim.__version__, the installed wheel's metadata and `hifsim --version` are the file VERSION."""
+    import importlib.metadata
+    import os
+    import subprocess
+    want = open(os.path.join(os.path.dirname(__file__), "..", "..", "VERSION")).read().strip()
+    assert hifsim.__version__ == want
+    assert importlib.metadata.version("hifsim") == want
+    assert subprocess.run([os.environ["HIFSIM_CLI"], "--version"], capture_output=True, text=True).stdout == f"hifsim {want}\n"

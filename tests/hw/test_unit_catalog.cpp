@@ -15,10 +15,13 @@
 #include "datapath/catalog_text.hpp"
 #include "datapath/hw.hpp"
 #include "datapath/unit_catalog.hpp"
+#include "text_diff.hpp"
 #include "util/error.hpp"
 
 using namespace hifsim;
 using namespace hifsim::dp::hw;
+using hifsim::test::first_difference;
+using hifsim::test::read_text;
 
 namespace {
 
@@ -26,24 +29,6 @@ namespace {
 std::string root() {
   const char* e = std::getenv("HIFSIM_CATALOG_ROOT");
   return e && *e ? e : HIFSIM_SOURCE_DIR;
-}
-
-std::string read_text(const std::string& p) {
-  std::ifstream f(p);
-  EXPECT_TRUE(f.good()) << "cannot open " << p;
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::string first_difference(const std::string& a, const std::string& b) {
-  std::istringstream x(a), y(b);
-  std::string la, lb;
-  for (int n = 1;; ++n) {
-    const bool ga = static_cast<bool>(std::getline(x, la)), gb = static_cast<bool>(std::getline(y, lb));
-    if (!ga && !gb) return "";
-    if (la != lb || ga != gb) return "line " + std::to_string(n) + ":\n  committed: " + la + "\n  generated: " + lb;
-  }
 }
 
 // The rtl_params of a description as a map, for comparing two descriptions' parameters.

@@ -57,7 +57,7 @@ stat -tech cmos) and writes a CSV:
   --jobs N       parallel Yosys runs (default 1; the machine's cores are shared)
   --keep-logs    keep every Yosys log (default: only the logs of failed runs)
   --list         print the runs and exit
-  --list-sources print the runs as "module|sources|parameters" and exit (scripts/pdk reads this
+  --list-sources print the runs as "module|sources|parameters" and exit (hifsim_flows.pdk reads this
                  list, so the sky130 flow synthesises exactly these units)
   --check-complete  exit 1 unless UNITS lists every top module of rtl/*.sv (a module that no
                  other rtl/*.sv file instantiates) and each has its file list rtl/<top>.f; runs no

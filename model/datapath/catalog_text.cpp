@@ -171,7 +171,7 @@ std::string cosim_top() {
   return o.str();
 }
 
-// ---- scripts/pdk: the STAGES sweeps of the synthesis sets and the RTL defaults ----
+// ---- hifsim_flows.pdk (the sky130 flow): the STAGES sweeps of the synthesis sets and the RTL defaults ----
 // Per unit with STAGES: the synthesis sets sharing their other parameters with the most STAGES
 // values (the sweep report_tables.py tables; a set without STAGES is at the default depth).
 std::string stages_sweeps() {
@@ -223,8 +223,8 @@ const std::vector<Consumer>& consumers() {
       {"rtl/CMakeLists.txt", rtl_checks},
       {"cosim/common/cosim_top.sv", cosim_top},
       {"cosim/tlm_calibration/CMakeLists.txt", calib_models},
-      {"scripts/pdk/report_tables.py", stages_sweeps},
-      {"scripts/pdk/stimulus.py", rtl_default_dict},
+      {"python/hifsim_flows/pdk/report_tables.py", stages_sweeps},
+      {"python/hifsim_flows/pdk/stimulus.py", rtl_default_dict},
   };
   return v;
 }

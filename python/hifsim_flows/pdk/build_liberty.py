@@ -13,17 +13,16 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import cells as C  # noqa: E402
-from characterize import comb_decks, comb_tables, ff_decks, ff_tables  # noqa: E402
-from flow_error import FlowError  # noqa: E402
-from function import read_function  # noqa: E402
-from lef import read_lef  # noqa: E402
-from liberty_write import write_liberty  # noqa: E402
-from models import build_models, devices_of  # noqa: E402
-from ngspice import Runner, ngspice_version  # noqa: E402
-from pdk_files import Pdk, read_text  # noqa: E402
+from . import cells as C  # noqa: E402
+from .characterize import comb_decks, comb_tables, ff_decks, ff_tables  # noqa: E402
+from .flow_error import FlowError  # noqa: E402
+from .function import read_function  # noqa: E402
+from .lef import read_lef  # noqa: E402
+from .liberty_write import write_liberty  # noqa: E402
+from .models import build_models, devices_of  # noqa: E402
+from .ngspice import Runner, ngspice_version  # noqa: E402
+from .pdk_files import Pdk, read_text  # noqa: E402
 import re  # noqa: E402
 
 LIB_NAME = "hifsim_sky130_fd_sc_hd__tt_025C_1v80"

@@ -33,7 +33,7 @@ import tempfile
 
 import numpy as np
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from ..repo import ROOT  # noqa: E402
 CLASSES = ["e_mul", "e_add", "e_logic", "e_fpadd", "e_ff_toggle", "e_ff_clock"]
 # The logic classes are fitted in two groups: the dot units' classes share one factor, the FP adder
 # its own. One factor per class was tried: multiplier and adder energies rise together across the

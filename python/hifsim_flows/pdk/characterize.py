@@ -9,9 +9,9 @@ Tables are [slew][load] in ns and pJ; capacitance in pF.
 """
 import itertools
 
-from cells import LOADS_PF, SLEWS_NS, VDD
-from decks import (SETUP_HOLD_OFFSETS, comb_arc_deck, ff_clk_q_deck, ff_constraint_deck)
-from flow_error import FlowError
+from .cells import LOADS_PF, SLEWS_NS, VDD
+from .decks import (SETUP_HOLD_OFFSETS, comb_arc_deck, ff_clk_q_deck, ff_constraint_deck)
+from .flow_error import FlowError
 
 NS, PJ, PF = 1e9, 1e12, 1e12
 

@@ -4,7 +4,7 @@ measured separately. Also the flip-flop decks (clock-to-Q, setup, hold).
 
 Input ramps are linear; a slew s (20-80 %) is a full 0-100 % ramp of s / 0.6.
 """
-from cells import DELAY_TH, EDGE_PERIOD_NS, LOADS_PF, PREFIX, SLEW_HI, SLEW_LO, SLEWS_NS, TEMP_C, TSTEP_PS, VDD
+from .cells import DELAY_TH, EDGE_PERIOD_NS, LOADS_PF, PREFIX, SLEW_HI, SLEW_LO, SLEWS_NS, TEMP_C, TSTEP_PS, VDD
 
 T0 = 1.0  # ns: first input edge (the DC operating point settles before it)
 FF_EDGES = (1.0, 5.0, 9.0, 13.0)  # clock rising edges (ns); falling edges 2 ns later

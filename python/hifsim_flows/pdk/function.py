@@ -9,8 +9,8 @@ udp_dff$P) is returned as a sequential description.
 import itertools
 import re
 
-from flow_error import FlowError
-from pdk_files import read_text
+from .flow_error import FlowError
+from .pdk_files import read_text
 
 _GATES = {
     "and": lambda v: all(v), "nand": lambda v: not all(v),

@@ -21,13 +21,12 @@ import re
 import stat
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
-from flow_error import FlowError  # noqa: E402
-from gate_sim import CellLib, output_ints, simulate  # noqa: E402
-from netlist import read_netlist  # noqa: E402
-import stimulus  # noqa: E402
+from .flow_error import FlowError  # noqa: E402
+from .gate_sim import CellLib, output_ints, simulate  # noqa: E402
+from .netlist import read_netlist  # noqa: E402
+from . import stimulus  # noqa: E402
 import yaml  # noqa: E402
 
 COLUMNS = ["module", "parameters", "trace_op", "ops", "toggles_per_op", "logic_pj", "flop_data_pj", "clock_pj",
@@ -99,7 +98,7 @@ def main(argv=None):
         if os.path.lexists(a.out) and not stat.S_ISREG(os.lstat(a.out).st_mode):
             raise FlowError(a.out, "not a regular file; nothing replaced")
         lib = CellLib(a.lib)
-        from synth_unit import flop_figures
+        from .synth_unit import flop_figures
         out_load = flop_figures(a.lib)[2]
         a_npy, b_npy = trace_op(a.trace, a.op)
         top = os.path.basename(os.path.normpath(a.trace)) + "/" + a.op

@@ -16,9 +16,9 @@ import re
 
 import numpy as np
 
-import liberty_read as L
-from cells import PREFIX, VDD
-from flow_error import FlowError
+from . import liberty_read as L
+from .cells import PREFIX, VDD
+from .flow_error import FlowError
 
 NOM_SLEW = 0.1
 

@@ -1,8 +1,8 @@
 """Cell area and pins from a sky130 cell LEF (MACRO ... SIZE w BY h; PIN ... DIRECTION)."""
 import re
 
-from flow_error import FlowError
-from pdk_files import read_text
+from .flow_error import FlowError
+from .pdk_files import read_text
 
 
 def read_lef(path, macro):

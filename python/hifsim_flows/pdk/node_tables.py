@@ -23,7 +23,7 @@ import tempfile
 
 import yaml
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from ..repo import ROOT  # noqa: E402
 VDD_SCALE = (1.8 / 0.9) ** 2
 AREA_SCALE = (130.0 / 45.0) ** 2
 FITTED = ["e_mul", "e_add", "e_logic", "e_fpadd", "e_ff_toggle", "e_ff_clock"]

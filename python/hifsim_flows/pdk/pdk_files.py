@@ -1,8 +1,8 @@
 """Where the package's files for one cell are, and reading them with clear errors."""
 import os
 
-from cells import PREFIX
-from flow_error import FlowError
+from .cells import PREFIX
+from .flow_error import FlowError
 
 
 class Pdk:

@@ -15,9 +15,10 @@ import json
 import os
 import sys
 
-from stimulus import rtl_defaults  # the RTL parameter defaults of the unit catalog
+from ..params import UnitParams
+from .stimulus import rtl_defaults  # the RTL parameter defaults of the unit catalog
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from ..repo import ROOT  # noqa: E402
 
 
 def fmt(x, d=3):
@@ -27,7 +28,7 @@ def fmt(x, d=3):
 # The units whose STAGES sweep is tabled, with the parameters every point of the sweep shares: per
 # unit, the synthesis sets of the unit catalog that share their other parameters with the most
 # STAGES values.
-# ---- BEGIN generated from the unit catalog (hifsim units --update scripts/pdk/report_tables.py)
+# ---- BEGIN generated from the unit catalog (hifsim units --update python/hifsim_flows/pdk/report_tables.py)
 STAGES_SWEEPS = [
     ("hif4_dot64", ""),
     ("nvfp4_dot64", ""),
@@ -45,14 +46,16 @@ def stages_sweep(units, energy):
     """{(module, shared params): {stages: (units row, energy row or None)}} of STAGES_SWEEPS."""
     out = {}
     for mod, shared in STAGES_SWEEPS:
-        want = dict(kv.split("=") for kv in shared.split(";") if kv)
+        want = UnitParams.parse(shared)
         pts = {}
         for r in units:
             if r["module"] != mod:
                 continue
-            p = dict(kv.split("=") for kv in r["parameters"].split(";") if "=" in kv)
-            st = int(p.pop("STAGES", None) or rtl_defaults(mod)["STAGES"])  # a row without STAGES: the RTL default
-            if p == want:
+            p = UnitParams.parse(r["parameters"], f"{mod} row")
+            st = p.get("STAGES")
+            if st is None:
+                st = int(rtl_defaults(mod)["STAGES"])  # a row without STAGES: the RTL default
+            if p.without("STAGES").as_dict() == want.as_dict():
                 pts[st] = (r, energy.get((mod, r["parameters"])))
         if pts:
             out[(mod, shared)] = pts

@@ -16,8 +16,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from flow_error import FlowError
-from stim_common import Stimulus, bits, chain_order, f32_value, frac, quantize, round_fp, word_bits
+from .flow_error import FlowError
+from .stim_common import Stimulus, bits, chain_order, f32_value, frac, quantize, round_fp, word_bits
 
 
 def fp_round(b, p, rz):

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from flow_error import FlowError
+from .flow_error import FlowError
 
 ROWS_PER_BLOCK = 16  # activation rows that stream past one held weight block (model/cost, docs/cost.md 5)
 

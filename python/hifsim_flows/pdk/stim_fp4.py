@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from flow_error import FlowError
-from stim_common import Stimulus, bits, control, dot_order, frac, quantize, round_fp
+from .flow_error import FlowError
+from .stim_common import Stimulus, bits, control, dot_order, frac, quantize, round_fp
 
 E2M1 = [Fraction(x) for x in (0, 0.5, 1, 1.5, 2, 3, 4, 6)]
 FORMATS = {  # unit -> (hifsim format, elements per block, blocks per 64-element unit)

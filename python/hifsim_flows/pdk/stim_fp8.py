@@ -16,9 +16,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from flow_error import FlowError
-from stim_common import Stimulus, bits, control, dot_order, quantize, round_fp
-from stim_fp4 import e4m3
+from .flow_error import FlowError
+from .stim_common import Stimulus, bits, control, dot_order, quantize, round_fp
+from .stim_fp4 import e4m3
 
 
 def e5m2(code):

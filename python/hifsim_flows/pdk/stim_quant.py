@@ -11,8 +11,8 @@ import os
 
 import numpy as np
 
-from flow_error import FlowError
-from stim_common import Stimulus, bits, control, quantize
+from .flow_error import FlowError
+from .stim_common import Stimulus, bits, control, quantize
 
 
 def bf16_rne(x):

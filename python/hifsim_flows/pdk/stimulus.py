@@ -8,11 +8,12 @@ The parameters a synthesis run does not set take the module's defaults: the unit
 """
 import tempfile
 
-from flow_error import FlowError
-import stim_acc
-import stim_fp4
-import stim_fp8
-import stim_quant
+from ..params import UnitParams
+from .flow_error import FlowError
+from . import stim_acc
+from . import stim_fp4
+from . import stim_fp8
+from . import stim_quant
 
 BUILDERS = {
     "hif4_dot64": lambda *a: stim_fp4.build("hif4_dot64", *a),
@@ -27,7 +28,7 @@ BUILDERS = {
 }
 
 
-# ---- BEGIN generated from the unit catalog (hifsim units --update scripts/pdk/stimulus.py)
+# ---- BEGIN generated from the unit catalog (hifsim units --update python/hifsim_flows/pdk/stimulus.py)
 RTL_DEFAULTS = {
     "hif4_dot64": {"STAGES": "3"},
     "nvfp4_dot64": {"STAGES": "3"},
@@ -49,13 +50,12 @@ def rtl_defaults(module):
 
 
 def parameters(module, params):
+    """{NAME: value text} of `module` at the parameter text `params` (the others at their defaults)."""
     p = rtl_defaults(module)
-    for kv in params.split(";"):
-        if kv and kv != "-":
-            k, v = kv.split("=", 1)
-            if k not in p:
-                raise FlowError(f"rtl/{module}.sv", f"no parameter {k}")
-            p[k] = v
+    for k, v in UnitParams.parse(params, module).items:
+        if k not in p:
+            raise FlowError(f"rtl/{module}.sv", f"no parameter {k}")
+        p[k] = str(v)
     return p
 
 

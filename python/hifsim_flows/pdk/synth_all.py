@@ -20,8 +20,7 @@ import stat
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+from ..repo import ROOT, module_env
 COLUMNS = ["module", "parameters", "area_um2", "cells", "flip_flops", "min_period_ns", "fmax_mhz",
            "startpoint", "endpoint"]
 
@@ -55,8 +54,9 @@ def tag(mod, params):
 
 def one(lib, work, mod, srcs, params):
     out = os.path.join(work, tag(mod, params))
-    p = subprocess.run([sys.executable, os.path.join(HERE, "synth_unit.py"), "--lib", lib, "--module", mod,
-                        "--sources", srcs, "--params", params, "--out", out], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "hifsim_flows.pdk.synth_unit", "--lib", lib, "--module", mod,
+                        "--sources", srcs, "--params", params, "--out", out], capture_output=True, text=True,
+                       env=module_env())
     if p.returncode != 0:
         return None, p.stderr.strip()
     with open(os.path.join(out, "result.json")) as f:

@@ -21,13 +21,13 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import liberty_read as L  # noqa: E402
-from cells import PREFIX  # noqa: E402
-from flow_error import FlowError  # noqa: E402
-from netlist import read_netlist  # noqa: E402
+from . import liberty_read as L  # noqa: E402
+from ..params import UnitParams
+from .cells import PREFIX  # noqa: E402
+from .flow_error import FlowError  # noqa: E402
+from .netlist import read_netlist  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from ..repo import ROOT  # noqa: E402
 PERIOD_NS = 20.0
 NOM_SLEW, NOM_LOAD = 0.1, 0.008
 # ABC script: Yosys 0.23's default for `abc -liberty -constr`,
@@ -94,8 +94,7 @@ def generic(module, sources, params, out):
     """The technology-independent part (synth -flatten, async2sync, dfflegalize), cached by the
     hash of the sources, the parameters and the Yosys version: it does not depend on the
     Liberty, so a new library only reruns the mapping."""
-    chp = "".join(f"chparam -set {kv.split('=')[0]} {kv.split('=')[1]} {module}; "
-                  for kv in params.split(";") if kv and kv != "-")
+    chp = "".join(f"chparam -set {k} {v} {module}; " for k, v in UnitParams.parse(params, module).items)
     h = hashlib.sha256()
     for f in sources.split():
         h.update(open(os.path.join(ROOT, "rtl", f), "rb").read())

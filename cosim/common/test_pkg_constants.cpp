@@ -21,7 +21,7 @@
 #include "datapath/fp_add.hpp"
 #include "datapath/gemm.hpp"
 #include "datapath/hif4_dot.hpp"
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp4_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "datapath/residual.hpp"
 #include "formats/hif8.hpp"

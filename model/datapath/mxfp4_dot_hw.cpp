@@ -6,7 +6,7 @@
 #include "datapath/element.hpp"
 #include "datapath/hw.hpp"
 #include "datapath/hw_text.hpp"
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp4_dot.hpp"
 #include "formats/mx.hpp"
 
 namespace hifsim::dp::hw {

@@ -1,4 +1,4 @@
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp4_dot.hpp"
 
 #include "datapath/element.hpp"
 #include "formats/bits.hpp"

@@ -22,6 +22,7 @@
 #include "datapath/gemm.hpp"
 #include "datapath/hif4_dot.hpp"
 #include "datapath/mxfp4_dot.hpp"
+#include "datapath/mxfp8_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "datapath/residual.hpp"
 #include "formats/hif8.hpp"

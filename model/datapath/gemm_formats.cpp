@@ -5,6 +5,7 @@
 
 #include "datapath/hif4_dot.hpp"
 #include "datapath/mxfp4_dot.hpp"
+#include "datapath/mxfp8_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "util/error.hpp"
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "datapath/catalog_text.hpp"
 #include "datapath/gemm.hpp"
 #include "eval/gemm_run.hpp"
 #include "datapath/residual.hpp"
@@ -334,4 +335,5 @@ NB_MODULE(_ext, m) {
   m.def("cost", &cost_unit);
   m.def("tensor_formats", [] { return fmt::tensor_format_names(); });
   m.def("code_formats", [] { return fmt::encode_format_names(); });
+  m.def("unit_catalog_json", [] { return dp::hw::catalog_json(); });  // hifsim.units.unit_catalog()
 }

@@ -89,166 +89,181 @@ std::vector<VariantSet> fp4_sets(int max, int synth_at, int main, bool elab, boo
 }
 ParamList acc_p(int mant, int rz) { return {{"MANT_BITS", mant}, {"ROUND_RZ", rz}}; }
 
+// The FP4 dot units: STAGES only.
+std::vector<Entry> fp4_entries() {
+  std::vector<Entry> v;
+  // hif4_dot64: every depth linted, the default synthesised in the default suite; the cosim
+  // main model runs the RTL default 3 (not the deepest, 5), the sweep the others.
+  v.push_back({{"hif4_dot64", {{"STAGES", 3, 0, 5}}, {}, 0, 288, fp4_sets(5, 3, 3, false, false)},
+               [](auto& x) { return describe_dot(dot(fmt::Format::hif4, at(x, "STAGES"))); }});
+  v.back().unit.sets.push_back(set(P::calibration, {{"STAGES", 3}}, "hif4"));
+  v.push_back({{"nvfp4_dot64", {{"STAGES", 3, 0, 5}}, {}, 2, 288, fp4_sets(5, -1, 5, true, true)},
+               [](auto& x) { return describe_dot(dot(fmt::Format::nvfp4, at(x, "STAGES"))); }});
+  v.back().unit.sets.push_back(set(P::calibration, {{"STAGES", 3}}, "nvfp4"));
+  v.push_back({{"mxfp4_dot64", {{"STAGES", 2, 0, 4}}, {}, 3, 272, fp4_sets(4, -1, 4, true, true)},
+               [](auto& x) { return describe_dot(dot(fmt::Format::mxfp4, at(x, "STAGES"))); }});
+  v.back().unit.sets.push_back(set(P::calibration, {{"STAGES", 2}}, "mxfp4"));
+  return v;
+}
+
+Entry mxfp8_dot32_entry() {
+  // mxfp8_dot32: the instances of a cosim group are E4M3, E5M2.
+  std::vector<VariantSet> s = cat({stages(P::lint, 0, 3, {{"E5M2", 0}}, "e4m3_stages"),
+                                   stages(P::lint, 0, 3, {{"E5M2", 1}}, "e5m2_stages"),
+                                   {set(P::lint, {{"E5M2", 0}}, "e4m3", "ELAB"), set(P::lint, {{"E5M2", 1}}, "e5m2", "ELAB")},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 3),
+                                   {set(P::drift, {{"E5M2", 1}, {"STAGES", 0}}), set(P::drift, {{"E5M2", 1}, {"STAGES", 3}})},
+                                   {set(P::regression, {{"E5M2", 0}, {"STAGES", 3}}), set(P::regression, {{"E5M2", 1}, {"STAGES", 3}})}});
+  for (int st = 0; st <= 2; ++st)
+    for (int e5 = 0; e5 <= 1; ++e5) s.push_back(set(P::sweep, {{"E5M2", e5}, {"STAGES", st}}));
+  for (const VariantSet& x : stages(P::synthesis, 0, 3, {{"E5M2", 0}})) s.push_back(x);
+  s.push_back(set(P::synthesis, {{"E5M2", 1}, {"STAGES", 2}}));
+  s.push_back(set(P::calibration, {{"E5M2", 0}, {"STAGES", 2}}, "mxfp8"));
+  return Entry{{"mxfp8_dot32", {{"E5M2", 0, 0, 1}, {"STAGES", 2, 0, 3}}, {{"E5M2", 0, 1}}, 4, 264, s},
+               [](auto& x) {
+                 return describe_dot(dot(at(x, "E5M2") ? fmt::Format::mxfp8_e5m2 : fmt::Format::mxfp8_e4m3, at(x, "STAGES")));
+               }};
+}
+
+Entry hif8_dot_entry() {
+  // hif8_dot: the STAGES sweep of the drift test on 16 lanes (the 64-lane aligned datapath is
+  // the slow one to elaborate); W=0 is the exact window.
+  auto nws = [](int n, int w, int st) { return ParamList{{"N", n}, {"W", w}, {"STICKY", st}}; };
+  auto nwss = [&](int n, int w, int st, int stages) {
+    ParamList p = nws(n, w, st);
+    p.emplace_back("STAGES", stages);
+    return p;
+  };
+  auto lint_nws = [&](int n, int w, int st, const std::string& yosys = "") {
+    return set(P::lint, nws(n, w, st),
+               "n" + std::to_string(n) + "_w" + std::to_string(w) + "_sticky" + (yosys.empty() ? std::to_string(st) : ""), yosys);
+  };
+  std::vector<VariantSet> s = cat({lint_stages(0, 4),
+                                   {lint_nws(16, 24, 0), lint_nws(32, 40, 1), lint_nws(64, 82, 0), lint_nws(16, 8, 1),
+                                    lint_nws(32, 120, 1), lint_nws(16, 8, 1, "ELAB")},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 4, {{"N", 16}}),
+                                   {set(P::drift, {{"N", 16}, {"W", 24}, {"STAGES", 3}}),
+                                    set(P::drift, {{"N", 32}, {"W", 40}, {"STICKY", 1}, {"STAGES", 2}})},
+                                   {set(P::regression, nwss(64, 0, 0, 4)), set(P::regression, nwss(32, 24, 0, 4)),
+                                    set(P::regression, nwss(32, 40, 1, 4)), set(P::regression, nwss(16, 8, 1, 4))}});
+  // The sweep: three sets at each STAGES value 0..3 (4 is the main model's).
+  const int sweep[4][3][3] = {{{16, 24, 0}, {32, 82, 0}, {64, 40, 1}},
+                              {{16, 40, 0}, {32, 120, 1}, {64, 24, 0}},
+                              {{16, 82, 0}, {32, 40, 0}, {64, 82, 0}},
+                              {{64, 40, 0}, {16, 120, 0}, {64, 0, 0}}};
+  for (int st = 0; st < 4; ++st)
+    for (const auto& x : sweep[st]) {
+      s.push_back(set(P::sweep, nwss(x[0], x[1], x[2], st)));
+    }
+  // Synthesis: the window and lane sweep at the RTL default depth, then the exact 64-lane unit
+  // at STAGES 1-4 (STAGES=0 did not finish in Yosys 0.23, docs/results/sky130-2026-12-02.md).
+  for (int n : {16, 32, 64})
+    for (int w : {24, 40, 82}) s.push_back(set(P::synthesis, {{"N", n}, {"W", w}}));
+  s.push_back(set(P::synthesis, {{"N", 64}, {"W", 40}, {"STICKY", 1}}));
+  for (const VariantSet& x : stages(P::synthesis, 1, 4, {{"N", 64}, {"W", 0}})) s.push_back(x);
+  s.push_back(set(P::calibration, {{"N", 32}, {"W", 40}, {"STICKY", 1}, {"STAGES", 3}}, "hif8"));
+  return Entry{{"hif8_dot",
+                {{"N", 64, 16, 64}, {"W", 0, 0, 112}, {"STICKY", 0, 0, 1}, {"STAGES", 3, 0, 4}},
+                {{"W", 0, 8}, {"N", 8, 7}, {"STICKY", 15, 1}},
+                1,
+                256,
+                s},
+               hif8};
+}
+
+Entry bf16_dot64_entry() {
+  std::vector<VariantSet> s = cat({lint_stages(0, 4),
+                                   {set(P::lint, {{"W", 16}, {"STICKY", 0}}, "w16_sticky0"),
+                                    set(P::lint, {{"W", 32}, {"STICKY", 1}}, "w32_sticky1"),
+                                    set(P::lint, {{"W", 120}, {"STICKY", 1}}, "w120_sticky1"), set(P::lint, {}, "default", "ELAB")},
+                                   {set(P::drift, {}), set(P::drift, {{"W", 32}, {"STAGES", 1}}),
+                                    set(P::drift, {{"W", 64}, {"STICKY", 0}, {"STAGES", 4}})},
+                                   {set(P::regression, {{"W", 64}, {"STICKY", 1}, {"STAGES", 4}})},
+                                   {set(P::sweep, {{"W", 16}, {"STICKY", 0}, {"STAGES", 0}}),
+                                    set(P::sweep, {{"W", 32}, {"STICKY", 1}, {"STAGES", 1}}),
+                                    set(P::sweep, {{"W", 120}, {"STICKY", 1}, {"STAGES", 2}}),
+                                    set(P::sweep, {{"W", 64}, {"STICKY", 0}, {"STAGES", 3}})},
+                                   {set(P::synthesis, {{"W", 32}, {"STICKY", 1}}), set(P::synthesis, {{"W", 64}, {"STICKY", 1}}),
+                                    set(P::synthesis, {{"W", 64}, {"STICKY", 0}})},
+                                   stages(P::synthesis, 1, 2, {{"W", 64}, {"STICKY", 1}}),
+                                   stages(P::synthesis, 4, 4, {{"W", 64}, {"STICKY", 1}}),
+                                   {set(P::calibration, {{"STAGES", 3}}, "bf16")}});
+  return Entry{{"bf16_dot64", {{"W", 64, 16, 112}, {"STICKY", 1, 0, 1}, {"STAGES", 3, 0, 4}}, {{"W", 0, 8}, {"STICKY", 15, 1}}, 5, 1024, s},
+               bf16};
+}
+
+Entry fp32_acc_entry() {
+  std::vector<VariantSet> s = {set(P::lint, acc_p(23, 0), "m23_rne", "SYNTH"), set(P::lint, acc_p(10, 1), "m10_rz", "SYNTH"),
+                               set(P::lint, acc_p(1, 0), "m1_rne"), set(P::lint, acc_p(13, 1), "m13_rz"),
+                               set(P::drift, {}), set(P::drift, acc_p(10, 1))};
+  for (int m : {23, 13, 10, 7})
+    for (int rz : {0, 1}) s.push_back(set(P::synthesis, acc_p(m, rz)));
+  return Entry{{"fp32_acc", {{"MANT_BITS", 23, 1, 23}, {"ROUND_RZ", 0, 0, 1}}, {}, -1, 0, s},
+               [](auto& x) { return describe_acc(acc(x)); }};
+}
+
+Entry sparse_residual_add_entry() {
+  std::vector<VariantSet> s = cat({lint_stages(0, 5),
+                                   {set(P::lint, acc_p(10, 1), "m10_rz"), set(P::lint, {}, "default", "ELAB")},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 5),
+                                   {set(P::drift, {{"MANT_BITS", 10}, {"ROUND_RZ", 1}, {"STAGES", 5}})},
+                                   {set(P::regression, {{"MANT_BITS", 23}, {"ROUND_RZ", 0}, {"STAGES", 5}})}});
+  const ParamList sweep[5] = {acc_p(10, 1), acc_p(23, 1), acc_p(13, 0), acc_p(23, 0), acc_p(7, 1)};
+  for (int st = 0; st < 5; ++st) {
+    ParamList p = sweep[st];
+    p.emplace_back("STAGES", st);
+    s.push_back(set(P::sweep, p));
+  }
+  for (const VariantSet& x : stages(P::synthesis, 0, 5)) s.push_back(x);
+  s.push_back(set(P::calibration, {{"STAGES", 3}}, "hif4-sparse"));
+  return Entry{{"sparse_residual_add",
+                {{"STAGES", 3, 0, 5}, {"MANT_BITS", 23, 1, 23}, {"ROUND_RZ", 0, 0, 1}},
+                {{"MANT_BITS", 0, 7}, {"ROUND_RZ", 7, 1}},
+                6,
+                288,
+                s},
+               sparse};
+}
+
+Entry hif4_quantizer_entry() {
+  // hif4_quantizer: the options {ELEM_RNE, CMP_BF16, INF_TO_NAN} (docs/cosim.md): the reference
+  // defaults and every option flipped ("A6 golden" compares with RNE elements and Inf -> NaN).
+  auto opt = [](int rne, int bf, int nan, int stages = -1) {
+    ParamList p{{"ELEM_RNE", rne}, {"CMP_BF16", bf}, {"INF_TO_NAN", nan}};
+    if (stages >= 0) p.emplace_back("STAGES", stages);
+    return p;
+  };
+  std::vector<VariantSet> s = cat({lint_stages(0, 4), {set(P::lint, opt(1, 1, 1), "a6"), set(P::lint, {}, "default", "ELAB")},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 4),
+                                   {set(P::regression, opt(0, 0, 0, 4)), set(P::regression, opt(1, 1, 1, 4))}});
+  const ParamList sweep[4] = {opt(1, 0, 0), opt(0, 1, 0), opt(0, 0, 1), opt(1, 1, 0)};
+  for (int st = 0; st < 4; ++st) {
+    ParamList p = sweep[st];
+    p.emplace_back("STAGES", st);
+    s.push_back(set(P::sweep, p));
+  }
+  for (const VariantSet& x : stages(P::synthesis, 0, 4)) s.push_back(x);
+  s.push_back(set(P::synthesis, {{"STAGES", 3}, {"ELEM_RNE", 1}, {"CMP_BF16", 1}}));
+  return Entry{{"hif4_quantizer",
+                {{"STAGES", 3, 0, 4}, {"ELEM_RNE", 0, 0, 1}, {"CMP_BF16", 0, 0, 1}, {"INF_TO_NAN", 0, 0, 1}},
+                {{"ELEM_RNE", 0, 1}, {"CMP_BF16", 1, 1}, {"INF_TO_NAN", 2, 1}},
+                -1,
+                0,
+                s},
+               [](auto& x) {
+                 UnitDesc d = describe_quantizer(fmt::Format::hif4, 64);
+                 d.stages = at(x, "STAGES");
+                 d.rtl_params = {{"STAGES", d.stages}};  // the options change no width or rank
+                 return d;
+               }};
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> e = [] {
-    std::vector<Entry> v;
-    // hif4_dot64: every depth linted, the default synthesised in the default suite; the cosim
-    // main model runs the RTL default 3 (not the deepest, 5), the sweep the others.
-    v.push_back({{"hif4_dot64", {{"STAGES", 3, 0, 5}}, {}, 0, 288, fp4_sets(5, 3, 3, false, false)},
-                 [](auto& x) { return describe_dot(dot(fmt::Format::hif4, at(x, "STAGES"))); }});
-    v.back().unit.sets.push_back(set(P::calibration, {{"STAGES", 3}}, "hif4"));
-    v.push_back({{"nvfp4_dot64", {{"STAGES", 3, 0, 5}}, {}, 2, 288, fp4_sets(5, -1, 5, true, true)},
-                 [](auto& x) { return describe_dot(dot(fmt::Format::nvfp4, at(x, "STAGES"))); }});
-    v.back().unit.sets.push_back(set(P::calibration, {{"STAGES", 3}}, "nvfp4"));
-    v.push_back({{"mxfp4_dot64", {{"STAGES", 2, 0, 4}}, {}, 3, 272, fp4_sets(4, -1, 4, true, true)},
-                 [](auto& x) { return describe_dot(dot(fmt::Format::mxfp4, at(x, "STAGES"))); }});
-    v.back().unit.sets.push_back(set(P::calibration, {{"STAGES", 2}}, "mxfp4"));
-    {
-      // mxfp8_dot32: the instances of a cosim group are E4M3, E5M2.
-      std::vector<VariantSet> s = cat({stages(P::lint, 0, 3, {{"E5M2", 0}}, "e4m3_stages"),
-                                       stages(P::lint, 0, 3, {{"E5M2", 1}}, "e5m2_stages"),
-                                       {set(P::lint, {{"E5M2", 0}}, "e4m3", "ELAB"), set(P::lint, {{"E5M2", 1}}, "e5m2", "ELAB")},
-                                       {set(P::drift, {})}, stages(P::drift, 0, 3),
-                                       {set(P::drift, {{"E5M2", 1}, {"STAGES", 0}}), set(P::drift, {{"E5M2", 1}, {"STAGES", 3}})},
-                                       {set(P::regression, {{"E5M2", 0}, {"STAGES", 3}}), set(P::regression, {{"E5M2", 1}, {"STAGES", 3}})}});
-      for (int st = 0; st <= 2; ++st)
-        for (int e5 = 0; e5 <= 1; ++e5) s.push_back(set(P::sweep, {{"E5M2", e5}, {"STAGES", st}}));
-      for (const VariantSet& x : stages(P::synthesis, 0, 3, {{"E5M2", 0}})) s.push_back(x);
-      s.push_back(set(P::synthesis, {{"E5M2", 1}, {"STAGES", 2}}));
-      s.push_back(set(P::calibration, {{"E5M2", 0}, {"STAGES", 2}}, "mxfp8"));
-      v.push_back({{"mxfp8_dot32", {{"E5M2", 0, 0, 1}, {"STAGES", 2, 0, 3}}, {{"E5M2", 0, 1}}, 4, 264, s},
-                   [](auto& x) {
-                     return describe_dot(dot(at(x, "E5M2") ? fmt::Format::mxfp8_e5m2 : fmt::Format::mxfp8_e4m3, at(x, "STAGES")));
-                   }});
-    }
-    {
-      // hif8_dot: the STAGES sweep of the drift test on 16 lanes (the 64-lane aligned datapath is
-      // the slow one to elaborate); W=0 is the exact window.
-      auto nws = [](int n, int w, int st) { return ParamList{{"N", n}, {"W", w}, {"STICKY", st}}; };
-      auto nwss = [&](int n, int w, int st, int stages) {
-        ParamList p = nws(n, w, st);
-        p.emplace_back("STAGES", stages);
-        return p;
-      };
-      auto lint_nws = [&](int n, int w, int st, const std::string& yosys = "") {
-        return set(P::lint, nws(n, w, st),
-                   "n" + std::to_string(n) + "_w" + std::to_string(w) + "_sticky" + (yosys.empty() ? std::to_string(st) : ""), yosys);
-      };
-      std::vector<VariantSet> s = cat({lint_stages(0, 4),
-                                       {lint_nws(16, 24, 0), lint_nws(32, 40, 1), lint_nws(64, 82, 0), lint_nws(16, 8, 1),
-                                        lint_nws(32, 120, 1), lint_nws(16, 8, 1, "ELAB")},
-                                       {set(P::drift, {})}, stages(P::drift, 0, 4, {{"N", 16}}),
-                                       {set(P::drift, {{"N", 16}, {"W", 24}, {"STAGES", 3}}),
-                                        set(P::drift, {{"N", 32}, {"W", 40}, {"STICKY", 1}, {"STAGES", 2}})},
-                                       {set(P::regression, nwss(64, 0, 0, 4)), set(P::regression, nwss(32, 24, 0, 4)),
-                                        set(P::regression, nwss(32, 40, 1, 4)), set(P::regression, nwss(16, 8, 1, 4))}});
-      // The sweep: three sets at each STAGES value 0..3 (4 is the main model's).
-      const int sweep[4][3][3] = {{{16, 24, 0}, {32, 82, 0}, {64, 40, 1}},
-                                  {{16, 40, 0}, {32, 120, 1}, {64, 24, 0}},
-                                  {{16, 82, 0}, {32, 40, 0}, {64, 82, 0}},
-                                  {{64, 40, 0}, {16, 120, 0}, {64, 0, 0}}};
-      for (int st = 0; st < 4; ++st)
-        for (const auto& x : sweep[st]) {
-          s.push_back(set(P::sweep, nwss(x[0], x[1], x[2], st)));
-        }
-      // Synthesis: the window and lane sweep at the RTL default depth, then the exact 64-lane unit
-      // at STAGES 1-4 (STAGES=0 did not finish in Yosys 0.23, docs/results/sky130-2026-12-02.md).
-      for (int n : {16, 32, 64})
-        for (int w : {24, 40, 82}) s.push_back(set(P::synthesis, {{"N", n}, {"W", w}}));
-      s.push_back(set(P::synthesis, {{"N", 64}, {"W", 40}, {"STICKY", 1}}));
-      for (const VariantSet& x : stages(P::synthesis, 1, 4, {{"N", 64}, {"W", 0}})) s.push_back(x);
-      s.push_back(set(P::calibration, {{"N", 32}, {"W", 40}, {"STICKY", 1}, {"STAGES", 3}}, "hif8"));
-      v.push_back({{"hif8_dot",
-                    {{"N", 64, 16, 64}, {"W", 0, 0, 112}, {"STICKY", 0, 0, 1}, {"STAGES", 3, 0, 4}},
-                    {{"W", 0, 8}, {"N", 8, 7}, {"STICKY", 15, 1}},
-                    1,
-                    256,
-                    s},
-                   hif8});
-    }
-    {
-      std::vector<VariantSet> s = cat({lint_stages(0, 4),
-                                       {set(P::lint, {{"W", 16}, {"STICKY", 0}}, "w16_sticky0"),
-                                        set(P::lint, {{"W", 32}, {"STICKY", 1}}, "w32_sticky1"),
-                                        set(P::lint, {{"W", 120}, {"STICKY", 1}}, "w120_sticky1"), set(P::lint, {}, "default", "ELAB")},
-                                       {set(P::drift, {}), set(P::drift, {{"W", 32}, {"STAGES", 1}}),
-                                        set(P::drift, {{"W", 64}, {"STICKY", 0}, {"STAGES", 4}})},
-                                       {set(P::regression, {{"W", 64}, {"STICKY", 1}, {"STAGES", 4}})},
-                                       {set(P::sweep, {{"W", 16}, {"STICKY", 0}, {"STAGES", 0}}),
-                                        set(P::sweep, {{"W", 32}, {"STICKY", 1}, {"STAGES", 1}}),
-                                        set(P::sweep, {{"W", 120}, {"STICKY", 1}, {"STAGES", 2}}),
-                                        set(P::sweep, {{"W", 64}, {"STICKY", 0}, {"STAGES", 3}})},
-                                       {set(P::synthesis, {{"W", 32}, {"STICKY", 1}}), set(P::synthesis, {{"W", 64}, {"STICKY", 1}}),
-                                        set(P::synthesis, {{"W", 64}, {"STICKY", 0}})},
-                                       stages(P::synthesis, 1, 2, {{"W", 64}, {"STICKY", 1}}),
-                                       stages(P::synthesis, 4, 4, {{"W", 64}, {"STICKY", 1}}),
-                                       {set(P::calibration, {{"STAGES", 3}}, "bf16")}});
-      v.push_back({{"bf16_dot64", {{"W", 64, 16, 112}, {"STICKY", 1, 0, 1}, {"STAGES", 3, 0, 4}}, {{"W", 0, 8}, {"STICKY", 15, 1}}, 5, 1024, s},
-                   bf16});
-    }
-    {
-      std::vector<VariantSet> s = {set(P::lint, acc_p(23, 0), "m23_rne", "SYNTH"), set(P::lint, acc_p(10, 1), "m10_rz", "SYNTH"),
-                                   set(P::lint, acc_p(1, 0), "m1_rne"), set(P::lint, acc_p(13, 1), "m13_rz"),
-                                   set(P::drift, {}), set(P::drift, acc_p(10, 1))};
-      for (int m : {23, 13, 10, 7})
-        for (int rz : {0, 1}) s.push_back(set(P::synthesis, acc_p(m, rz)));
-      v.push_back({{"fp32_acc", {{"MANT_BITS", 23, 1, 23}, {"ROUND_RZ", 0, 0, 1}}, {}, -1, 0, s},
-                   [](auto& x) { return describe_acc(acc(x)); }});
-    }
-    {
-      std::vector<VariantSet> s = cat({lint_stages(0, 5),
-                                       {set(P::lint, acc_p(10, 1), "m10_rz"), set(P::lint, {}, "default", "ELAB")},
-                                       {set(P::drift, {})}, stages(P::drift, 0, 5),
-                                       {set(P::drift, {{"MANT_BITS", 10}, {"ROUND_RZ", 1}, {"STAGES", 5}})},
-                                       {set(P::regression, {{"MANT_BITS", 23}, {"ROUND_RZ", 0}, {"STAGES", 5}})}});
-      const ParamList sweep[5] = {acc_p(10, 1), acc_p(23, 1), acc_p(13, 0), acc_p(23, 0), acc_p(7, 1)};
-      for (int st = 0; st < 5; ++st) {
-        ParamList p = sweep[st];
-        p.emplace_back("STAGES", st);
-        s.push_back(set(P::sweep, p));
-      }
-      for (const VariantSet& x : stages(P::synthesis, 0, 5)) s.push_back(x);
-      s.push_back(set(P::calibration, {{"STAGES", 3}}, "hif4-sparse"));
-      v.push_back({{"sparse_residual_add",
-                    {{"STAGES", 3, 0, 5}, {"MANT_BITS", 23, 1, 23}, {"ROUND_RZ", 0, 0, 1}},
-                    {{"MANT_BITS", 0, 7}, {"ROUND_RZ", 7, 1}},
-                    6,
-                    288,
-                    s},
-                   sparse});
-    }
-    {
-      // hif4_quantizer: the options {ELEM_RNE, CMP_BF16, INF_TO_NAN} (docs/cosim.md): the reference
-      // defaults and every option flipped ("A6 golden" compares with RNE elements and Inf -> NaN).
-      auto opt = [](int rne, int bf, int nan, int stages = -1) {
-        ParamList p{{"ELEM_RNE", rne}, {"CMP_BF16", bf}, {"INF_TO_NAN", nan}};
-        if (stages >= 0) p.emplace_back("STAGES", stages);
-        return p;
-      };
-      std::vector<VariantSet> s = cat({lint_stages(0, 4), {set(P::lint, opt(1, 1, 1), "a6"), set(P::lint, {}, "default", "ELAB")},
-                                       {set(P::drift, {})}, stages(P::drift, 0, 4),
-                                       {set(P::regression, opt(0, 0, 0, 4)), set(P::regression, opt(1, 1, 1, 4))}});
-      const ParamList sweep[4] = {opt(1, 0, 0), opt(0, 1, 0), opt(0, 0, 1), opt(1, 1, 0)};
-      for (int st = 0; st < 4; ++st) {
-        ParamList p = sweep[st];
-        p.emplace_back("STAGES", st);
-        s.push_back(set(P::sweep, p));
-      }
-      for (const VariantSet& x : stages(P::synthesis, 0, 4)) s.push_back(x);
-      s.push_back(set(P::synthesis, {{"STAGES", 3}, {"ELEM_RNE", 1}, {"CMP_BF16", 1}}));
-      v.push_back({{"hif4_quantizer",
-                    {{"STAGES", 3, 0, 4}, {"ELEM_RNE", 0, 0, 1}, {"CMP_BF16", 0, 0, 1}, {"INF_TO_NAN", 0, 0, 1}},
-                    {{"ELEM_RNE", 0, 1}, {"CMP_BF16", 1, 1}, {"INF_TO_NAN", 2, 1}},
-                    -1,
-                    0,
-                    s},
-                   [](auto& x) {
-                     UnitDesc d = describe_quantizer(fmt::Format::hif4, 64);
-                     d.stages = at(x, "STAGES");
-                     d.rtl_params = {{"STAGES", d.stages}};  // the options change no width or rank
-                     return d;
-                   }});
-    }
+    std::vector<Entry> v = fp4_entries();
+    for (Entry (*f)() : {mxfp8_dot32_entry, hif8_dot_entry, bf16_dot64_entry, fp32_acc_entry, sparse_residual_add_entry,
+                         hif4_quantizer_entry})
+      v.push_back(f());
     return v;
   }();
   return e;

@@ -8,15 +8,17 @@
 //   [32+4k+3 : 32+4k]  element k (S1P2: bit 3 sign, bits 2..0 magnitude m)
 // i.e. meta word = unit[31:0], element data = unit[287:32] with element k at data[4k+3:4k].
 //
-// Datapath (widths from hifsim_pkg, which the cosim test checks against the C++ model):
-//   s0  a[k] = +-(m[k] << E1_16[k>>2])        sign + 4-bit magnitude (5-bit sign-magnitude), |a| <= 14
-//   s1  p[k] = aA[k] * aB[k]                   4x4 unsigned multiply + sign, 9-bit two's complement
-//   s2  P[i] = sum of p[8i..8i+7]              12-bit
-//   s3  Q[i] = P[i] << (E1_8A[i] + E1_8B[i])   14-bit
-//   s4  I = sum of Q[i]                        17-bit
-//   s5  SS = (4+MA)(4+MB) (3x3-bit), X = EA + EB - 104 (8-bit), nan = (A or B scale is 0xFF)
+// Datapath (every width and bound is hifsim_pkg::HIF4_W_* / HIF4_MAX_*, generated from the unit's
+// description: `hifsim units --sv-package`, docs/datapath.md section 1):
+//   s0  a[k] = +-(m[k] << E1_16[k>>2])        sign-magnitude, HIF4_W_A bits, |a| <= HIF4_MAX_A
+//   s1  p[k] = aA[k] * aB[k]                   unsigned multiply + sign, HIF4_W_P-bit two's complement
+//   s2  P[i] = sum of p[8i..8i+7]              HIF4_W_GROUP bits
+//   s3  Q[i] = P[i] << (E1_8A[i] + E1_8B[i])   HIF4_W_SHIFTED bits
+//   s4  I = sum of Q[i]                        HIF4_W_I bits
+//   s5  SS = (4+MA)(4+MB) (HIF4_W_SS bits), X = EA + EB - HIF4_EXP_OFFSET (HIF4_W_X bits),
+//       nan = (A or B scale is 0xFF)
 //       -- computed in the first combinational stage, in parallel with s0/s1, and carried along
-//   s6  big = I * SS                           17x6 multiply, 23-bit
+//   s6  big = I * SS                           HIF4_W_BIG bits
 //   s7  out = big * 2^X as FP32 through the shared rounding module hifsim_round_fp32 (exact:
 //       2^-100 <= |out| < 2^45, never subnormal, never rounds). NaN scale -> 0x7FC00000;
 //       big == 0 -> +0.

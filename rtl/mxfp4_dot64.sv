@@ -6,11 +6,12 @@
 //   a, b    [255:0]  64 E2M1 codes, element k at [4k+3 : 4k] (bit 3 sign)
 //   sa, sb  [15:0]   2 E8M0 block scales, block i (elements 32i..32i+31) at [8i+7 : 8i]
 //
-// Datapath (widths from hifsim_pkg):
-//   s0  a[k] = E2M1 in half units (sign + 4-bit magnitude)      (shared decoder hifsim_pkg::e2m1_half)
-//   s1  p[k] = aA[k] * aB[k], 9-bit two's complement
-//   s2  S[i] = sum of the 32 products of block i, 14-bit
-//   s3  X[i] = xa + xb - 256 = (xa-127) + (xb-127) - 2, 10-bit; NaN flag (a 0xFF scale)
+// Datapath (widths and bounds: hifsim_pkg::MX4_*, generated from the unit's description,
+// `hifsim units --sv-package`, docs/datapath.md section 3):
+//   s0  a[k] = E2M1 in half units (sign + magnitude)      (shared decoder hifsim_pkg::e2m1_half)
+//   s1  p[k] = aA[k] * aB[k], two's complement
+//   s2  S[i] = sum of the 32 products of block i, MX4_W_SUM bits
+//   s3  X[i] = xa + xb - MX4_EXP_OFFSET = (xa-127) + (xb-127) - 2, MX4_W_X bits; NaN flag (a 0xFF scale)
 //       -- computed in the first combinational stage and carried along
 //   s4a exact two-term alignment: h = the term with the larger X among the nonzero ones, l = the
 //       other; F = S[h] * 2^40 + S[l] * 2^(40 - d), d = X[h] - X[l], LSB weight X[h] - 40. When

@@ -7,16 +7,17 @@
 //   sa, sb  [31:0]   4 E4M3 block scales, sub-block j (elements 16j..16j+15) at [8j+7 : 8j]
 // The FP32 per-tensor scales are not part of the unit (the GEMM applies alpha after accumulation).
 //
-// Datapath (widths from hifsim_pkg, which the cosim test checks against the C++ model):
-//   s0  a[k] = E2M1 in half units (sign + 4-bit magnitude, |a| <= 12)
-//   s1  p[k] = aA[k] * aB[k]              4x4 unsigned multiply + sign, 9-bit two's complement
-//   s2  S[j] = sum of p[16j..16j+15]      13-bit
-//   s3  ss[j] = sigA * sigB (4x4 -> 8 bits), tt[j] = tA + tB (6-bit), scale sign XOR, NaN flag
+// Datapath (every width and bound is hifsim_pkg::NV_W_* / NV_MAX_*, generated from the unit's
+// description: `hifsim units --sv-package`, docs/datapath.md section 2):
+//   s0  a[k] = E2M1 in half units (sign + magnitude, |a| <= NV_MAX_A)
+//   s1  p[k] = aA[k] * aB[k]              unsigned multiply + sign, NV_W_P-bit two's complement
+//   s2  S[j] = sum of p[16j..16j+15]      NV_W_SUB bits
+//   s3  ss[j] = sigA * sigB (NV_W_SS bits), tt[j] = tA + tB (NV_W_TT bits), scale sign XOR, NaN flag
 //       -- computed in the first combinational stage, in parallel with s0/s1, and carried along
-//   s4  P[j] = +-S[j] * ss[j]             13x8 multiply, 20-bit (|P| <= 518400 < 2^19)
-//   s5  Q[j] = P[j] << (tt[j] + 18)       0..28, 48-bit
-//   s6  T = sum of Q[j]                   50-bit
-//   s7  out = RNE_fp32(T * 2^-20)         hifsim_round_fp32 (never subnormal, never overflows);
+//   s4  P[j] = +-S[j] * ss[j]             NV_W_PARTIAL bits (|P| <= NV_MAX_PARTIAL)
+//   s5  Q[j] = P[j] << (tt[j] + NV_ALIGN_OFFSET)   NV_W_ALIGNED bits
+//   s6  T = sum of Q[j]                   NV_W_TOTAL bits
+//   s7  out = RNE_fp32(T * 2^NV_LSB_EXP)  hifsim_round_fp32 (never subnormal, never overflows);
 //       a NaN scale (0x7F / 0xFF) -> 0x7FC00000; T == 0 -> +0
 //
 // Pipeline: STAGES (0..5) register ranks at these cut points (each a hifsim_pipe_reg):

@@ -34,8 +34,10 @@ PROBES=(
 # already produced the same module and parameters. module | parameter set; the sources are the
 # module's file list rtl/<module>.f.
 VALIDATION=(
+  # ---- BEGIN generated from the unit catalog (validation sets)
   "nvfp4_dot64|STAGES=0"
   "mxfp4_dot64|STAGES=0"
+  # ---- END generated from the unit catalog
 )
 # shellcheck source=scripts/rtl_files.sh
 source "$ROOT/scripts/rtl_files.sh"

@@ -12,7 +12,8 @@
 #                  `transistors` excludes them (transistors_exclude_ffs = yes; Yosys prints "N+")
 #
 # Parameters are written NAME=VALUE joined by ';' (no commas, so the CSV needs no quoting).
-# The cost model fits area coefficients to this CSV: add a unit by adding a line to UNITS.
+# The cost model fits area coefficients to this CSV. UNITS is generated from the unit catalog's
+# synthesis sets (model/datapath/hw_catalog.cpp; `hifsim units --update scripts/synth.sh`).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -20,8 +21,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # ("-" = the module's defaults). A module's sources are its file list rtl/<module>.f.
 # Every STAGES value of every unit, except hif8_dot N=64 exact and bf16_dot64 W=64 at STAGES=0
 # (fully combinational): Yosys 0.23's `synth -flatten` of either did not finish in 27 / 10 min of
-# CPU (1.7 / 0.9 GB) on 2026-12-02, where their STAGES=1 runs take 7-11 min end to end (docs/cost.md 11.5).
+# CPU (1.7 / 0.9 GB) on 2026-12-02, where their STAGES=1 runs take 7-11 min end to end (docs/results/sky130-2026-12-02.md).
 UNITS=(
+  # ---- BEGIN generated from the unit catalog (synthesis sets; hifsim units --update scripts/synth.sh)
   "hif4_dot64|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
   "fp32_acc|MANT_BITS=23;ROUND_RZ=0 MANT_BITS=23;ROUND_RZ=1 MANT_BITS=13;ROUND_RZ=0 MANT_BITS=13;ROUND_RZ=1 MANT_BITS=10;ROUND_RZ=0 MANT_BITS=10;ROUND_RZ=1 MANT_BITS=7;ROUND_RZ=0 MANT_BITS=7;ROUND_RZ=1"
   "nvfp4_dot64|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
@@ -31,6 +33,7 @@ UNITS=(
   "bf16_dot64|W=32;STICKY=1 W=64;STICKY=1 W=64;STICKY=0 W=64;STICKY=1;STAGES=1 W=64;STICKY=1;STAGES=2 W=64;STICKY=1;STAGES=4"
   "sparse_residual_add|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=5"
   "hif4_quantizer|STAGES=0 STAGES=1 STAGES=2 STAGES=3 STAGES=4 STAGES=3;ELEM_RNE=1;CMP_BF16=1"
+  # ---- END generated from the unit catalog
 )
 
 # shellcheck source=scripts/rtl_files.sh
@@ -54,7 +57,7 @@ stat -tech cmos) and writes a CSV:
   --jobs N       parallel Yosys runs (default 1; the machine's cores are shared)
   --keep-logs    keep every Yosys log (default: only the logs of failed runs)
   --list         print the runs and exit
-  --list-sources print the runs as "module|sources|parameters" and exit (scripts/pdk reads this
+  --list-sources print the runs as "module|sources|parameters" and exit (hifsim_flows.pdk reads this
                  list, so the sky130 flow synthesises exactly these units)
   --check-complete  exit 1 unless UNITS lists every top module of rtl/*.sv (a module that no
                  other rtl/*.sv file instantiates) and each has its file list rtl/<top>.f; runs no

@@ -5,14 +5,14 @@
 //   SWEEP = 1: every other STAGES value the unit accepts (hifsim_pkg::<unit>_stages_ok) and every
 //              other parameter set of scripts/synth.sh and of the lint checks (rtl/CMakeLists.txt),
 //              in groups run one after the other through `sel` (cosim_group_sel).
+// Both lists are the unit catalog's (regression and sweep sets), printed into the section below.
 // The instances form groups of PG (the instances of a group run in lockstep on one handshake, each
 // on its own part of `in`). The ports are the same for every unit: `in` holds a transaction's
 // 32-bit words as the unit's bench (model/verif/<unit>_bench.cpp) lists them (word k =
 // in[32k +: 32]), `out` the selected group's outputs (OW bits an instance, instance 0 lowest), so
 // one harness code drives every unit (cosim/common/harness_main.hpp).
 // cfg[32i +: 32] = {group, STAGES, P[23:0]} of instance i, P the unit's parameter word (p_of
-// below): the harness reads the instances from the model, so this file is the only place they are
-// written down.
+// below): the harness reads the instances from the model.
 module cosim_top #(
   parameter int UNIT  = 0,   // the unit, numbered as below (cosim/CMakeLists.txt, HIFSIM_COSIM_TOP_UNITS)
   parameter int SWEEP = 0
@@ -53,15 +53,6 @@ module cosim_top #(
       default:             out_bits = 32;    // out
     endcase
   endfunction
-  // Instances per group.
-  function automatic int per_group();
-    case (UNIT)
-      MXFP8_DOT32:    per_group = 2;   // E4M3, E5M2
-      HIF8_DOT:       per_group = (SWEEP != 0) ? 3 : 4;
-      HIF4_QUANTIZER: per_group = (SWEEP != 0) ? 1 : 3;
-      default:        per_group = 1;
-    endcase
-  endfunction
   // The STAGES values the unit's RTL accepts (rtl/hifsim_pkg.sv).
   function automatic bit stages_ok(int s);
     case (UNIT)
@@ -80,82 +71,136 @@ module cosim_top #(
     while (stages_ok(deepest + 1)) deepest++;
   endfunction
 
-  // P of instance i (cfg bits 23..0): the unit's parameters other than STAGES.
+  // The instances: the unit catalog's regression and sweep sets (model/datapath/hw_catalog.cpp).
+  // ---- BEGIN generated from the unit catalog (hifsim units --update cosim/common/cosim_top.sv)
+  // Instances per group: the unit's regression sets (SWEEP = 0), its sweep sets per STAGES value.
+  function automatic int per_group();
+    case (UNIT)
+      HIF4_DOT64:          per_group = 1;
+      NVFP4_DOT64:         per_group = 1;
+      MXFP4_DOT64:         per_group = 1;
+      MXFP8_DOT32:         per_group = 2;
+      HIF8_DOT:            per_group = (SWEEP != 0) ? 3 : 4;
+      BF16_DOT64:          per_group = 1;
+      SPARSE_RESIDUAL_ADD: per_group = 1;
+      HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 2;
+      default: per_group = 1;
+    endcase
+  endfunction
+  // The STAGES of the main model (SWEEP = 0); the sweep runs every other value 0..deepest().
+  function automatic int main_stages();
+    case (UNIT)
+      HIF4_DOT64:          main_stages = 3;
+      NVFP4_DOT64:         main_stages = 5;
+      MXFP4_DOT64:         main_stages = 4;
+      MXFP8_DOT32:         main_stages = 3;
+      HIF8_DOT:            main_stages = 4;
+      BF16_DOT64:          main_stages = 4;
+      SPARSE_RESIDUAL_ADD: main_stages = 5;
+      HIF4_QUANTIZER:      main_stages = 4;
+      default: main_stages = deepest();
+    endcase
+  endfunction
+  // P of instance i (cfg bits 23..0): the unit's parameters other than STAGES, packed as the
+  // harness reads them (cosim/<unit>/main.cpp); each line names the set.
   function automatic int p_of(int i);
     p_of = 0;
     case (UNIT)
-      // E5M2 (bit 0): the instances of a group are E4M3, E5M2.
-      MXFP8_DOT32: p_of = i % 2;
-      // {STICKY[15], N[14:8], W[7:0]}, W = 0: exact.
-      HIF8_DOT:
+      MXFP8_DOT32:
         if (SWEEP == 0) begin
           case (i)
-            0:       p_of = (0 << 15) | (64 << 8) | 0;    // the model's default: n64-exact
-            1:       p_of = (0 << 15) | (32 << 8) | 24;
-            2:       p_of = (1 << 15) | (32 << 8) | 40;
-            default: p_of = (1 << 15) | (16 << 8) | 8;
+            0:       p_of = 0;  // E5M2=0, STAGES 3
+            1:       p_of = 1;  // E5M2=1, STAGES 3
+            default: p_of = 0;
           endcase
         end else begin
           case (i)
-            0:       p_of = (0 << 15) | (16 << 8) | 24;   // STAGES 0
-            1:       p_of = (0 << 15) | (32 << 8) | 82;
-            2:       p_of = (1 << 15) | (64 << 8) | 40;
-            3:       p_of = (0 << 15) | (16 << 8) | 40;   // STAGES 1
-            4:       p_of = (1 << 15) | (32 << 8) | 120;
-            5:       p_of = (0 << 15) | (64 << 8) | 24;
-            6:       p_of = (0 << 15) | (16 << 8) | 82;   // STAGES 2
-            7:       p_of = (0 << 15) | (32 << 8) | 40;
-            8:       p_of = (0 << 15) | (64 << 8) | 82;
-            9:       p_of = (0 << 15) | (64 << 8) | 40;   // STAGES 3 (the RTL default)
-            10:      p_of = (0 << 15) | (16 << 8) | 120;
-            default: p_of = (0 << 15) | (64 << 8) | 0;    // the defaults: N = 64 exact, STAGES = 3
+            0:       p_of = 0;  // E5M2=0, STAGES 0
+            1:       p_of = 1;  // E5M2=1, STAGES 0
+            2:       p_of = 0;  // E5M2=0, STAGES 1
+            3:       p_of = 1;  // E5M2=1, STAGES 1
+            4:       p_of = 0;  // E5M2=0, STAGES 2
+            5:       p_of = 1;  // E5M2=1, STAGES 2
+            default: p_of = 0;
           endcase
         end
-      // {STICKY[15], W[7:0]}: W = 64 sticky (the model's default_align); the sweep: 16 trunc,
-      // 32 sticky, 120 sticky, 64 trunc.
+      HIF8_DOT:
+        if (SWEEP == 0) begin
+          case (i)
+            0:       p_of = 16384;  // N=64;W=0;STICKY=0, STAGES 4
+            1:       p_of = 8216;  // N=32;W=24;STICKY=0, STAGES 4
+            2:       p_of = 41000;  // N=32;W=40;STICKY=1, STAGES 4
+            3:       p_of = 36872;  // N=16;W=8;STICKY=1, STAGES 4
+            default: p_of = 0;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = 4120;  // N=16;W=24;STICKY=0, STAGES 0
+            1:       p_of = 8274;  // N=32;W=82;STICKY=0, STAGES 0
+            2:       p_of = 49192;  // N=64;W=40;STICKY=1, STAGES 0
+            3:       p_of = 4136;  // N=16;W=40;STICKY=0, STAGES 1
+            4:       p_of = 41080;  // N=32;W=120;STICKY=1, STAGES 1
+            5:       p_of = 16408;  // N=64;W=24;STICKY=0, STAGES 1
+            6:       p_of = 4178;  // N=16;W=82;STICKY=0, STAGES 2
+            7:       p_of = 8232;  // N=32;W=40;STICKY=0, STAGES 2
+            8:       p_of = 16466;  // N=64;W=82;STICKY=0, STAGES 2
+            9:       p_of = 16424;  // N=64;W=40;STICKY=0, STAGES 3
+            10:      p_of = 4216;  // N=16;W=120;STICKY=0, STAGES 3
+            11:      p_of = 16384;  // N=64;W=0;STICKY=0, STAGES 3
+            default: p_of = 0;
+          endcase
+        end
       BF16_DOT64:
-        if (SWEEP == 0) p_of = (1 << 15) | 64;
-        else begin
+        if (SWEEP == 0) begin
           case (i)
-            0:       p_of = (0 << 15) | 16;
-            1:       p_of = (1 << 15) | 32;
-            2:       p_of = (1 << 15) | 120;
-            default: p_of = (0 << 15) | 64;
+            0:       p_of = 32832;  // W=64;STICKY=1, STAGES 4
+            default: p_of = 0;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = 16;  // W=16;STICKY=0, STAGES 0
+            1:       p_of = 32800;  // W=32;STICKY=1, STAGES 1
+            2:       p_of = 32888;  // W=120;STICKY=1, STAGES 2
+            3:       p_of = 64;  // W=64;STICKY=0, STAGES 3
+            default: p_of = 0;
           endcase
         end
-      // The accumulator {ROUND_RZ[7], MANT_BITS[6:0]}: FP32 RNE; the sweep: fp32-m10-rz,
-      // fp32-m23-rz, fp32-m13-rne, fp32 (the RTL default, STAGES = 3), fp32-m7-rz. The reduced
-      // registers exercise the narrowed register and the ignored low init_value bits, RZ the
-      // other rounding.
       SPARSE_RESIDUAL_ADD:
-        if (SWEEP == 0) p_of = 23;
-        else begin
+        if (SWEEP == 0) begin
           case (i)
-            0:       p_of = 128 | 10;
-            1:       p_of = 128 | 23;
-            2:       p_of = 13;
-            3:       p_of = 23;
-            default: p_of = 128 | 7;
+            0:       p_of = 23;  // MANT_BITS=23;ROUND_RZ=0, STAGES 5
+            default: p_of = 0;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = 138;  // MANT_BITS=10;ROUND_RZ=1, STAGES 0
+            1:       p_of = 151;  // MANT_BITS=23;ROUND_RZ=1, STAGES 1
+            2:       p_of = 13;  // MANT_BITS=13;ROUND_RZ=0, STAGES 2
+            3:       p_of = 23;  // MANT_BITS=23;ROUND_RZ=0, STAGES 3
+            4:       p_of = 135;  // MANT_BITS=7;ROUND_RZ=1, STAGES 4
+            default: p_of = 0;
           endcase
         end
-      // {INF_TO_NAN, CMP_BF16, ELEM_RNE}: the reference defaults (half-away elements, exact
-      // compares, Inf saturates) and every option flipped (RNE elements, BF16-rounded compares
-      // "A6 golden", Inf -> NaN); the sweep: one option alone at STAGES 0, 1, 2, and ELEM_RNE +
-      // CMP_BF16 (the second set of scripts/synth.sh) at STAGES 3 (the RTL default). Bit 3:
-      // ASCEND_A6 (the A6 golden's convention), in the main group.
       HIF4_QUANTIZER:
-        if (SWEEP == 0) p_of = (i == 0) ? 0 : (i == 1) ? 7 : 8;
-        else begin
+        if (SWEEP == 0) begin
           case (i)
-            0:       p_of = 1;
-            1:       p_of = 2;
-            2:       p_of = 4;
-            default: p_of = 3;
+            0:       p_of = 0;  // ELEM_RNE=0;CMP_BF16=0;INF_TO_NAN=0, STAGES 4
+            1:       p_of = 7;  // ELEM_RNE=1;CMP_BF16=1;INF_TO_NAN=1, STAGES 4
+            default: p_of = 0;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = 1;  // ELEM_RNE=1;CMP_BF16=0;INF_TO_NAN=0, STAGES 0
+            1:       p_of = 2;  // ELEM_RNE=0;CMP_BF16=1;INF_TO_NAN=0, STAGES 1
+            2:       p_of = 4;  // ELEM_RNE=0;CMP_BF16=0;INF_TO_NAN=1, STAGES 2
+            3:       p_of = 3;  // ELEM_RNE=1;CMP_BF16=1;INF_TO_NAN=0, STAGES 3
+            default: p_of = 0;
           endcase
         end
-      default: p_of = 0;   // the FP4 dots: STAGES only
+      default: p_of = 0;   // STAGES only
     endcase
   endfunction
+  // ---- END generated from the unit catalog
 
   localparam int IW    = in_bits();
   localparam int OW    = out_bits();
@@ -163,7 +208,7 @@ module cosim_top #(
   localparam int DEPTH = deepest();
   // SWEEP = 0: one group at MAIN STAGES, the deepest pipeline (hif4_dot64: the RTL default 3);
   // SWEEP = 1: one group at every other STAGES value 0..DEPTH.
-  localparam int MAIN  = (UNIT == HIF4_DOT64) ? 3 : DEPTH;
+  localparam int MAIN  = main_stages();
   localparam int NI    = PG * ((SWEEP != 0) ? DEPTH : 1);
 
   logic [NI-1:0]    iv, ir, ov, orr;
@@ -207,8 +252,7 @@ module cosim_top #(
         .r(in[0 +: 224]), .w(in[224 +: 288]), .acc_start(in[512]), .init_value(in[544 +: 32]),
         .out_dot(o[OW*i +: 32]), .out_acc(o[OW*i + 32 +: 32]), .acc(o[OW*i + 64 +: 32]));
     end else if (UNIT == HIF4_QUANTIZER) begin : g_unit
-      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN((P >> 2) & 1),
-                       .ASCEND_A6(P >> 3))
+      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN(P >> 2))
         u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
         .x(in), .unit(o[OW*i +: 288]));

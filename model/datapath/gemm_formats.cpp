@@ -4,7 +4,8 @@
 #include <mutex>
 
 #include "datapath/hif4_dot.hpp"
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp4_dot.hpp"
+#include "datapath/mxfp8_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "util/error.hpp"
 

@@ -107,10 +107,6 @@ std::string sv_package_section() {
   return o.str();
 }
 
-namespace {
-
-// `text` with the lines strictly between the line containing `begin` and the next line containing
-// `end` replaced by `body`.
 std::string replace_between(const std::string& text, const std::string& begin, const std::string& end, const std::string& body,
                             const std::string& file) {
   const size_t b = text.find(begin);
@@ -122,8 +118,6 @@ std::string replace_between(const std::string& text, const std::string& begin, c
   if (end_line < body_at) throw Error(file, end, "on the same line as " + begin);
   return text.substr(0, body_at + 1) + body + text.substr(end_line + 1);
 }
-
-}  // namespace
 
 std::string updated_package(const std::string& text, const std::string& file) {
   return replace_between(text, "// ---- BEGIN generated", "// ---- END generated", sv_package_section(), file);

@@ -24,5 +24,9 @@ std::string sv_package_section();                     // the generated part of r
 std::string updated_package(const std::string& text, const std::string& file);
 std::string updated_datapath_doc(const std::string& text, const std::string& file);
 std::string unit_doc_block(const NamedUnit& u);       // one unit's block (stage table + cut table)
+// `text` with the lines strictly between the line containing `begin` and the next line containing
+// `end` replaced by `body` (a missing marker throws hifsim::Error naming `file`).
+std::string replace_between(const std::string& text, const std::string& begin, const std::string& end, const std::string& body,
+                            const std::string& file);
 
 }  // namespace hifsim::dp::hw

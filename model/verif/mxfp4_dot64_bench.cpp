@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <string>
 
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp4_dot.hpp"
 #include "formats/bits.hpp"
 #include "verif/bench.hpp"
 #include "verif/bins.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "datapath/element.hpp"
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp8_dot.hpp"
 #include "formats/bits.hpp"
 #include "verif/bench.hpp"
 #include "verif/bins.hpp"

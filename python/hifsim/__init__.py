@@ -19,12 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _ext
+from ._version import __version__  # written by CMake from the file VERSION
 
 __all__ = [
     "Error", "Quantized", "tensor_formats", "code_formats", "quantize_dequantize", "quantize",
     "dequantize", "encode", "decode", "gemm", "dot", "run_unit", "cost",
 ]
-__version__ = "0.2.0"
 
 Error = _ext.Error
 

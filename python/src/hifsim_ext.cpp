@@ -20,6 +20,7 @@
 
 #include "config/unit_config.hpp"
 #include "cost/tables.hpp"
+#include "datapath/catalog_text.hpp"
 #include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
 #include "eval/gemm_run.hpp"
@@ -477,4 +478,5 @@ NB_MODULE(_ext, m) {
         nb::arg("b").none(), nb::arg("kw"), nb::arg("compare_units").none());
   m.def("tensor_formats", [] { return fmt::tensor_format_names(); });
   m.def("code_formats", [] { return fmt::encode_format_names(); });
+  m.def("unit_catalog_json", [] { return dp::hw::catalog_json(); });  // hifsim.units.unit_catalog()
 }

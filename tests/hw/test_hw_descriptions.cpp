@@ -15,36 +15,20 @@
 #include "datapath/element.hpp"
 #include "datapath/hw.hpp"
 #include "datapath/hw_text.hpp"
+#include "text_diff.hpp"
 #include "util/error.hpp"
 
 using namespace hifsim;
 using namespace hifsim::dp::hw;
+using hifsim::test::first_difference;
+using hifsim::test::read_text;
 
 namespace {
-
-std::string read_text(const std::string& p) {
-  std::ifstream f(p);
-  EXPECT_TRUE(f.good()) << "cannot open " << p;
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // HIFSIM_HW_PKG / HIFSIM_HW_DOC (environment) override the paths: used to show a stale file failing.
 std::string path(const char* env, const char* rel) {
   const char* e = std::getenv(env);
   return e && *e ? e : std::string(HIFSIM_SOURCE_DIR) + "/" + rel;
-}
-
-// The first line where two texts differ, for the failure message.
-std::string first_difference(const std::string& a, const std::string& b) {
-  std::istringstream x(a), y(b);
-  std::string la, lb;
-  for (int n = 1;; ++n) {
-    const bool ga = static_cast<bool>(std::getline(x, la)), gb = static_cast<bool>(std::getline(y, lb));
-    if (!ga && !gb) return "";
-    if (la != lb || ga != gb) return "line " + std::to_string(n) + ":\n  committed: " + la + "\n  generated: " + lb;
-  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "datapath/hw.hpp"
+#include "datapath/unit_catalog.hpp"
 
 using namespace hifsim;
 using namespace hifsim::dp::hw;
@@ -164,28 +165,13 @@ std::string params_str(const Params& p) {
   return s.empty() ? "(defaults)" : s;
 }
 
-// The defaults without chparam, every STAGES value, and the corner sets. hifsim_aligned_dot is the
-// slow one to elaborate (3-4 s at 64 lanes): its STAGES sweep runs once, on hif8_dot with 16
-// lanes; bf16_dot64 is the same datapath and cut rule.
+// The unit catalog's drift sets (model/datapath/hw_catalog.cpp): the defaults without chparam,
+// every STAGES value, and the corner sets. hifsim_aligned_dot is the slow one to elaborate (3-4 s
+// at 64 lanes): its STAGES sweep runs once, on hif8_dot with 16 lanes; bf16_dot64 is the same
+// datapath and cut rule.
 std::vector<Params> cases(const NamedUnit& u) {
-  std::vector<Params> v{{}};
-  bool has_stages = false;
-  for (const RtlParam& p : u.desc.rtl_params) has_stages |= p.name == "STAGES";
-  if (has_stages && u.name != "bf16_dot64")
-    for (int s = 0; s <= u.desc.max_stages(); ++s) {
-      v.push_back({{"STAGES", s}});
-      if (u.name == "hif8_dot") v.back().insert(v.back().begin(), {"N", 16});
-    }
-  const std::map<std::string, std::vector<Params>> corners = {
-      {"mxfp8_dot32", {{{"E5M2", 1}, {"STAGES", 0}}, {{"E5M2", 1}, {"STAGES", 3}}}},
-      {"hif8_dot", {{{"N", 16}, {"W", 24}, {"STAGES", 3}}, {{"N", 32}, {"W", 40}, {"STICKY", 1}, {"STAGES", 2}}}},
-      {"bf16_dot64", {{{"W", 32}, {"STAGES", 1}}, {{"W", 64}, {"STICKY", 0}, {"STAGES", 4}}}},
-      {"fp32_acc", {{{"MANT_BITS", 10}, {"ROUND_RZ", 1}}}},
-      {"sparse_residual_add", {{{"MANT_BITS", 10}, {"ROUND_RZ", 1}, {"STAGES", 5}}}},
-      {"hif4_quantizer", {{{"ASCEND_A6", 1}, {"STAGES", 2}}}},
-  };
-  if (const auto it = corners.find(u.name); it != corners.end())
-    for (const Params& p : it->second) v.push_back(p);
+  std::vector<Params> v;
+  for (const VariantSet& s : catalog_unit(u.name).of(Purpose::drift)) v.push_back(s.params);
   return v;
 }
 

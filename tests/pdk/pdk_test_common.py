@@ -8,7 +8,12 @@ PDK_SCRIPTS = os.path.join(ROOT, "scripts", "pdk")
 COMMITTED = os.path.join(ROOT, "configs", "cost", "sky130")
 # HIFSIM_PDK_LIB: compare against another Liberty (the mutation check of docs/cost.md §11.6).
 LIB = os.environ.get("HIFSIM_PDK_LIB") or os.path.join(COMMITTED, "sky130_fd_sc_hd_subset.lib")
-sys.path.insert(0, PDK_SCRIPTS)
+
+
+def step(name):
+    """The command of a step of the flow: the module hifsim_flows.pdk.<name> (PYTHONPATH: python/,
+    set by tests/pdk/CMakeLists.txt)."""
+    return [sys.executable, "-m", "hifsim_flows.pdk." + name]
 
 _fails = []
 _passes = [0]

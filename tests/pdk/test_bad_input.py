@@ -6,7 +6,7 @@ import shutil
 import sys
 import tempfile
 
-from pdk_test_common import LIB, PDK_SCRIPTS, check, finish, pdk_src, run
+from pdk_test_common import LIB, check, finish, pdk_src, run, step
 
 src = pdk_src()
 with tempfile.TemporaryDirectory() as work:
@@ -14,7 +14,7 @@ with tempfile.TemporaryDirectory() as work:
     open(out, "w").write("old\n")
 
     # 1. A cell the package does not have.
-    rc, _, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "build_liberty.py"), "--pdk", src, "--out", out,
+    rc, _, err = run([*step("build_liberty"), "--pdk", src, "--out", out,
                       "--cells", "inv_1,nosuch_1", "--work", os.path.join(work, "w1")])
     check(rc == 1, f"missing cell: exit {rc}")
     check("nosuch/sky130_fd_sc_hd__nosuch_1.lef" in err and "missing lef file" in err,
@@ -27,12 +27,12 @@ with tempfile.TemporaryDirectory() as work:
     cut = text.index(";\n", len(text) // 2) + 2  # after a whole attribute, inside a cell group
     open(bad, "w").write(text[:cut])
     res = os.path.join(work, "synth")
-    rc, _, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_unit.py"), "--lib", bad, "--module", "fp32_acc",
+    rc, _, err = run([*step("synth_unit"), "--lib", bad, "--module", "fp32_acc",
                       "--sources", "hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv", "--params", "MANT_BITS=7", "--out", res])
     check(rc == 1 and bad in err and "is not closed" in err, f"unparsable Liberty: {err.strip()}")
     check(not os.path.exists(os.path.join(res, "result.json")), "unparsable Liberty: no result written")
     open(bad, "w").write(text.replace("area : 3.7536;", "area : 3.7536", 1))
-    rc, _, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_unit.py"), "--lib", bad, "--module", "fp32_acc",
+    rc, _, err = run([*step("synth_unit"), "--lib", bad, "--module", "fp32_acc",
                       "--sources", "hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv", "--params", "MANT_BITS=7", "--out", res])
     check(rc == 1 and bad in err and "line" in err, f"missing ';': {err.strip()}")
 
@@ -45,7 +45,7 @@ with tempfile.TemporaryDirectory() as work:
     sp = os.path.join(fake, "sky130_fd_sc_hd", "cells", "inv", "sky130_fd_sc_hd__inv_1.spice")
     net = open(sp).read()
     open(sp, "w").write(net.replace("w=650000u", "w=650000u+", 1))
-    rc, _, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "build_liberty.py"), "--pdk", fake, "--out", out,
+    rc, _, err = run([*step("build_liberty"), "--pdk", fake, "--out", out,
                       "--cells", "inv_1", "--work", os.path.join(work, "w3")])
     kept = os.path.join(work, "w3", "failed")
     check(rc == 1 and "ngspice failed" in err and kept in err, f"failed ngspice: {err.strip()}")

@@ -9,8 +9,8 @@ import re
 import sys
 import tempfile
 
-from pdk_test_common import LIB, PDK_SCRIPTS, check, finish, pdk_src, run
-import liberty_read as L
+from pdk_test_common import LIB, check, finish, pdk_src, run, step
+from hifsim_flows.pdk import liberty_read as L
 
 CELLS = ["inv_1", "nand2_1"]
 REL, FLOOR = 0.01, 1e-5
@@ -37,7 +37,7 @@ def flatten(g, prefix=""):
 
 with tempfile.TemporaryDirectory() as work:
     fresh = os.path.join(work, "fresh.lib")
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "build_liberty.py"), "--pdk", pdk_src(),
+    rc, out, err = run([*step("build_liberty"), "--pdk", pdk_src(),
                         "--out", fresh, "--cells", ",".join(CELLS), "--work", work])
     check(rc == 0, f"build_liberty exit {rc}: {err[-2000:]}")
     m = re.search(r"ngspice runs (\d+), cached (\d+)", err)

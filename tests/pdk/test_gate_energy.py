@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-from pdk_test_common import COMMITTED, LIB, PDK_SCRIPTS, ROOT, check, finish, run
+from pdk_test_common import COMMITTED, LIB, ROOT, check, finish, run, step
 
 HIFSIM = sys.argv[2]
 UNITS = [("hif4_dot64", "STAGES=1"), ("fp32_acc", "MANT_BITS=7;ROUND_RZ=1")]
@@ -28,7 +28,7 @@ for u in UNITS:
     check(len(ref[u]) == 1, f"one committed CI row for {u[0]} {u[1]}")
 with tempfile.TemporaryDirectory() as work:
     synth = os.path.join(work, "synth")
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", synth,
+    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", synth,
                         "--out", os.path.join(work, "units.csv"), "--only",
                         "^(" + "|".join(f"{m} {p}" for m, p in UNITS) + ")$"])
     check(rc == 0, f"synth_all exit {rc}: {err[-1500:]}")
@@ -36,7 +36,7 @@ with tempfile.TemporaryDirectory() as work:
     # replaced in place, every other row stays as it was.
     csv_out = os.path.join(work, "energy.csv")
     shutil.copyfile(os.path.join(COMMITTED, "energy.csv"), csv_out)
-    cmd = [sys.executable, os.path.join(PDK_SCRIPTS, "gate_energy.py"), "--lib", LIB, "--synth", synth,
+    cmd = [*step("gate_energy"), "--lib", LIB, "--synth", synth,
            "--trace", TRACE, "--op", OP, "--hifsim", HIFSIM, "--out", csv_out, "--ops", str(OPS), "--append",
            "--only", "^(" + "|".join(f"{m} {p}" for m, p in UNITS) + ")$"]
     rc, out, err = run(cmd)

@@ -17,7 +17,7 @@ import tempfile
 
 import yaml
 
-from pdk_test_common import PDK_SCRIPTS, ROOT, check, finish, run
+from pdk_test_common import ROOT, check, finish, run, step
 
 HIFSIM = sys.argv[2]
 TABLES = os.path.join(ROOT, "configs", "cost")
@@ -26,10 +26,10 @@ TRACE, OP = os.path.join(ROOT, "traces", "stories260k"), "layer0.q_proj"
 
 subprocess.run(["bash", os.path.join(ROOT, "scripts", "capture", "ensure_traces.sh"), "--only", "stories260k"],
                check=True, capture_output=True)
-rc, _, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "node_tables.py"), "--check"])
+rc, _, err = run([*step("node_tables"), "--check"])
 check(rc == 0, f"committed node tables equal node_tables.py's output: {err.strip()}")
 
-import calibrate  # noqa: E402
+from hifsim_flows.pdk import calibrate  # noqa: E402
 
 sets = ["pe.pipeline_depth=2"]  # one register rank: every energy class has a part
 e45 = yaml.safe_load(open(os.path.join(TABLES, "energy-45nm.yaml")))

@@ -1,4 +1,4 @@
-"""The gate-level stimulus references (scripts/pdk/stim_*.py) that every mapped netlist is checked
+"""The gate-level stimulus references (hifsim_flows.pdk.stim_*) that every mapped netlist is checked
 against: their one rounding step and the alignment rule of the hif8/bf16 units, each against an
 independent computation, and the builder's refusal of a unit or parameter it does not know.
 No tool runs here (seconds)."""
@@ -10,10 +10,11 @@ import numpy as np
 from pdk_test_common import check, finish
 from fractions import Fraction
 
-from flow_error import FlowError
-import stim_common
-import stim_fp8
-import stimulus
+from hifsim_flows.pdk.flow_error import FlowError
+from hifsim_flows.pdk import stim_common
+from hifsim_flows.pdk import stim_fp8
+from hifsim_flows.pdk import stimulus
+from hifsim_flows.params import UnitParams
 
 # 1. round_fp(x, 24) is float32 RNE: numpy's float64 -> float32 conversion is correctly rounded
 #    (normal, subnormal, overflow to Inf), so for any double x the two must agree bit for bit.
@@ -81,4 +82,16 @@ for mod, params, what in (("nosuch_dot", "-", "no stimulus builder"), ("hif4_dot
     except FlowError as e:
         check(what in str(e), f"{mod} {params}: message '{e}' says '{what}'")
 check(stimulus.parameters("fp32_acc", "MANT_BITS=7")["ROUND_RZ"] is not None, "unset parameters take the RTL default")
+
+# 5. Unit parameters are parsed once (UnitParams) and print back to the exact key text of the tables.
+for text in ("STAGES=3;ELEM_RNE=1;CMP_BF16=1", "N=64;W=0;STAGES=1", "-"):
+    check(UnitParams.parse(text).text() == text, f"'{text}' round-trips")
+check(UnitParams.parse("N=16;W=24;STAGES=3").get("STAGES") == 3, "STAGES is an integer")
+check(UnitParams.parse("N=16;STAGES=3").without("STAGES").text() == "N=16", "without STAGES")
+for bad in ("N=16;W", "STAGES=3x", "=3", "STAGES=3;"):
+    try:
+        UnitParams.parse(bad, "units.csv")
+        check(False, f"'{bad}' refused")
+    except FlowError as e:
+        check("units.csv" in str(e) and "NAME=INTEGER" in str(e), f"'{bad}': message '{e}' names the file and the form")
 finish()

@@ -12,7 +12,7 @@ import shutil
 import sys
 import tempfile
 
-from pdk_test_common import COMMITTED, LIB, PDK_SCRIPTS, check, finish, run
+from pdk_test_common import COMMITTED, LIB, check, finish, run, step
 
 MODULE, PARAMS, TAG = "fp32_acc", "MANT_BITS=7;ROUND_RZ=1", "fp32_acc_MANT_BITS_7_ROUND_RZ_1"
 
@@ -23,7 +23,7 @@ check(len(ref) == 1, f"one committed row for {MODULE} {PARAMS}")
 with tempfile.TemporaryDirectory() as work:
     table = os.path.join(work, "units.csv")
     shutil.copyfile(committed_csv, table)
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc == 0, f"synth_all exit {rc}: {err[-1500:]}")
     check("1 from this run" in err, f"exactly one unit synthesised: {err[-300:]}")
@@ -47,7 +47,7 @@ with tempfile.TemporaryDirectory() as work:
         check(False, f"{res_path} written")
     # A table that is not this flow's is not overwritten.
     open(table, "w").write("module,area\nx,1\n")
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc != 0 and "not a units table of this flow" in err and open(table).read() == "module,area\nx,1\n",
           f"foreign --out kept and rejected: rc {rc}, {err[-300:]}")
@@ -56,13 +56,13 @@ with tempfile.TemporaryDirectory() as work:
     lines = open(committed_csv).read().splitlines()
     truncated = "\n".join(lines[:3] + [lines[3].rsplit(",", 2)[0]] + lines[4:]) + "\n"
     open(table, "w").write(truncated)
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc != 0 and "line 4: 9 fields expected" in err and open(table).read() == truncated,
           f"truncated row rejected with its line, table kept: rc {rc}, {err[-300:]}")
     link = os.path.join(work, "link.csv")
     os.symlink(committed_csv, link)
-    rc, out, err = run([sys.executable, os.path.join(PDK_SCRIPTS, "synth_all.py"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
                         "--out", link, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc != 0 and "not a regular file" in err and os.path.islink(link),
           f"symlinked --out refused and left as it was: rc {rc}, {err[-300:]}")
@@ -70,8 +70,8 @@ with tempfile.TemporaryDirectory() as work:
 # The timing step alone. `assign { \r.q [1], \r.q [0] } = { a, a };` as Yosys writes merged
 # register bits: OpenSTA 2.0.17 reports a syntax error on it; synth_unit splits it into one-bit
 # assigns, so the path a -> f0 is timed.
-import synth_unit  # noqa: E402
-from flow_error import FlowError  # noqa: E402
+from hifsim_flows.pdk import synth_unit  # noqa: E402
+from hifsim_flows.pdk.flow_error import FlowError  # noqa: E402
 
 TINY = """module t(clk, a, y);
   input clk;

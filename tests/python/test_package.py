@@ -284,3 +284,28 @@ def test_type_stubs_match_the_functions():
             continue
         want = [(p.name, kinds[p.kind]) for p in inspect.signature(obj).parameters.values()]
         assert stubs.get(name) == want, f"{name}: stub {stubs.get(name)} != runtime {want}"
+
+
+def test_version_is_the_single_source():
+    """hifsim.__version__, the installed wheel's metadata and `hifsim --version` are the file VERSION."""
+    import importlib.metadata
+    import os
+    import subprocess
+    want = open(os.path.join(os.path.dirname(__file__), "..", "..", "VERSION")).read().strip()
+    assert hifsim.__version__ == want
+    assert importlib.metadata.version("hifsim") == want
+    assert subprocess.run([os.environ["HIFSIM_CLI"], "--version"], capture_output=True, text=True).stdout == f"hifsim {want}\n"
+
+
+def test_unit_catalog_is_the_clis():
+    """hifsim.units.unit_catalog() is `hifsim units --json`: the same catalog, as Python objects."""
+    import os
+    import subprocess
+    from hifsim.units import unit_catalog
+    cli = json.loads(subprocess.run([os.environ["HIFSIM_CLI"], "units", "--json"], capture_output=True, text=True,
+                                    check=True).stdout)
+    got = unit_catalog()
+    assert got == cli
+    hif8 = [u for u in got["units"] if u["name"] == "hif8_dot"][0]
+    assert [p["name"] for p in hif8["params"]] == ["N", "W", "STICKY", "STAGES"]
+    assert "N=64;W=0;STAGES=1" in [s["parameters"] for s in hif8["sets"]["synthesis"]]

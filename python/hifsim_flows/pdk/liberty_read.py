@@ -1,0 +1,142 @@
+"""A small Liberty reader: groups, simple and complex attributes, for the flow's own files.
+
+parse(path) -> Group(tree). Enough for what the flow needs (cells, pins, functions, tables,
+capacitances); anything malformed raises FlowError naming the file, the line and the reason.
+"""
+import re
+
+from .flow_error import FlowError
+from .pdk_files import read_text
+
+_TOKEN = re.compile(r'\s*(?:(/\*.*?\*/)|("(?:[^"\\]|\\.)*")|([{}();:,])|(\\\n)|([^\s{}();:,"]+))', re.S)
+
+
+class Group:
+    def __init__(self, kind, args, line):
+        self.kind, self.args, self.line = kind, args, line
+        self.attrs, self.complex, self.groups = {}, {}, []
+
+    def sub(self, kind, name=None):
+        return [g for g in self.groups if g.kind == kind and (name is None or (g.args and g.args[0] == name))]
+
+
+def _tokens(path, text):
+    pos, line = 0, 1
+    while True:
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            if text[pos:].strip():
+                raise FlowError(path, f"line {line}: cannot parse near {text[pos:pos + 30]!r}")
+            return
+        line += text.count("\n", pos, m.end())
+        pos = m.end()
+        if m.group(1) or m.group(4):
+            continue
+        tok = m.group(2) if m.group(2) is not None else (m.group(3) or m.group(5))
+        yield tok, line
+
+
+def parse(path):
+    text = read_text(path)
+    toks = list(_tokens(path, text))
+    i = 0
+
+    def err(msg):
+        ln = toks[min(i, len(toks) - 1)][1] if toks else 1
+        raise FlowError(path, f"line {ln}: {msg}")
+
+    def unq(t):
+        return t[1:-1] if t.startswith('"') else t
+
+    def group_body(g):
+        nonlocal i
+        while True:
+            if i >= len(toks):
+                err(f"group {g.kind} opened at line {g.line} is not closed")
+            t, ln = toks[i]
+            if t == "}":
+                i += 1
+                return
+            name = t
+            i += 1
+            if i >= len(toks):
+                err(f"{name}: unexpected end of file")
+            t2 = toks[i][0]
+            if t2 == ":":
+                i += 1
+                vals = []
+                while i < len(toks) and toks[i][0] != ";":
+                    if toks[i][0] in "{}":
+                        err(f"{name}: missing ';'")
+                    vals.append(unq(toks[i][0]))
+                    i += 1
+                if i >= len(toks):
+                    err(f"{name}: missing ';'")
+                i += 1
+                g.attrs[name] = " ".join(vals)
+            elif t2 == "(":
+                i += 1
+                args = []
+                while i < len(toks) and toks[i][0] != ")":
+                    if toks[i][0] != ",":
+                        args.append(unq(toks[i][0]))
+                    i += 1
+                i += 1
+                if i < len(toks) and toks[i][0] == "{":
+                    i += 1
+                    sub = Group(name, args, ln)
+                    group_body(sub)
+                    g.groups.append(sub)
+                elif i < len(toks) and toks[i][0] == ";":
+                    i += 1
+                    g.complex[name] = args
+                else:
+                    g.complex[name] = args  # ';' is optional after a complex attribute
+            else:
+                err(f"{name}: expected ':' or '(' , got {t2!r}")
+
+    if len(toks) < 4 or toks[0][0] != "library" or toks[1][0] != "(":
+        raise FlowError(path, "not a Liberty file (no 'library (' at the start)")
+    i = 2
+    args = []
+    while i < len(toks) and toks[i][0] != ")":
+        args.append(unq(toks[i][0]))
+        i += 1
+    i += 1
+    if i >= len(toks) or toks[i][0] != "{":
+        err("library: expected '{'")
+    i += 1
+    lib = Group("library", args, 1)
+    group_body(lib)
+    if i != len(toks):
+        err("text after the end of the library group")
+    return lib
+
+
+def table(g):
+    """values of a table group as a list of rows of floats."""
+    vals = g.complex.get("values")
+    if not vals:
+        raise FlowError(g.kind, f"table at line {g.line} has no values")
+    return [[float(x) for x in row.replace("\\", "").split(",")] for row in vals]
+
+
+def index(g, n):
+    v = g.complex.get(f"index_{n}")
+    return [float(x) for x in v[0].split(",")] if v else None
+
+
+def cells(lib):
+    """{cell name: {'area', 'pins': {name: {'direction','capacitance','function',...}}, 'group'}}"""
+    out = {}
+    for c in lib.sub("cell"):
+        pins = {}
+        for p in c.sub("pin"):
+            d = dict(p.attrs)
+            d["group"] = p
+            pins[p.args[0]] = d
+        if "area" not in c.attrs:
+            raise FlowError(c.args[0], f"cell at line {c.line} has no area")
+        out[c.args[0]] = {"area": float(c.attrs["area"]), "pins": pins, "group": c,
+                          "ff": c.sub("ff")[0] if c.sub("ff") else None}
+    return out

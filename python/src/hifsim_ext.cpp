@@ -332,6 +332,8 @@ NB_MODULE(_ext, m) {
       .def_rw("seed", &WorkloadArgs::seed);
   m.def("run_unit", &run_unit);
   m.def("cost", &cost_unit);
+  // The trace schema's one reader (model/io/trace.cpp), for hifsim.capture.validate_trace.
+  m.def("read_trace_json", [](const std::string& path) { return io::trace_json(io::read_trace(path)); });
   m.def("tensor_formats", [] { return fmt::tensor_format_names(); });
   m.def("code_formats", [] { return fmt::encode_format_names(); });
 }

@@ -28,7 +28,7 @@ import numpy as np
 import yaml
 
 from . import llama_numpy as ln
-from .validate_trace import SCHEMA, TraceError, sha256_file, validate_trace
+from .validate_trace import SCHEMA_V1 as SCHEMA, TraceError, sha256_file, validate_trace
 
 # The project folder: --text and the manifest's paths are relative to it, and its git revision
 # is recorded. The current directory (scripts/capture/ensure_traces.sh runs from the repository

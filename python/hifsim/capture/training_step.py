@@ -36,8 +36,8 @@ import numpy as np
 import yaml
 
 from . import llama_numpy as ln
-from .capture import (ROOT, CaptureError, FlowList, FlowMap, dump_yaml, git_revision, load_model,
-                      package_versions, parse_layers, write_npy)
+from .capture import (ROOT, CaptureError, FlowList, FlowMap, git_revision, load_model, package_versions,
+                      parse_layers, up_to_date, validate_written, write_manifest, write_npy)
 from .validate_trace import SCHEMA, TraceError, validate_trace
 
 T0 = time.time()
@@ -217,21 +217,6 @@ def build_ops(model, per_layer, layers, out_dir):
     return ops
 
 
-def up_to_date(out_dir: str, sha: str) -> bool:
-    man = os.path.join(out_dir, "trace.yaml")
-    if not os.path.isfile(man):
-        return False
-    with open(man) as f:
-        doc = yaml.safe_load(f)
-    if not isinstance(doc, dict) or doc.get("model", {}).get("revision") != sha:
-        return False
-    try:
-        validate_trace(out_dir)
-    except TraceError:
-        return False
-    return True
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -333,15 +318,9 @@ def main(argv=None) -> int:
             },
             "ops": ops,
         }
-        with open(man_path, "w", encoding="utf-8") as f:
-            f.write(f"# hifsim trace manifest ({SCHEMA}); written by python -m hifsim.capture.training_step.\n"
-                    "# Tensors are not committed: scripts/capture/ensure_traces.sh regenerates them.\n")
-            dump_yaml(doc, f)
+        write_manifest(man_path, doc, "hifsim.capture.training_step")
         say(f"wrote {os.path.relpath(man_path, ROOT)} ({len(ops)} ops)")
-    s = validate_trace(out_dir)
-    say(f"validated: {s['ops']} ops, {s['tensors']} tensor files, {s['bytes'] / 1e6:.1f} MB; "
-        f"total {time.time() - T0:.1f}s")
-    return 0
+    return validate_written(out_dir, say, T0)
 
 
 if __name__ == "__main__":

@@ -104,6 +104,17 @@ def main():
           "   c_ref: {file: t/c.npy, dtype: float32}, note: n}\n"
           "- name: layer1.attn_qk\n  layer: 1\n  op: attn_qk\n  M: 4\n  N: 4\n  K: 8\n  batch: 2\n"
           "  a: {file: q.npy, dtype: float32}\n  b: {file: k.npy, dtype: float32}\n")
+    # Schema 2: a training step with kinds, roles, a transposed operand and the target ids.
+    write("trace", "captured-v2.yaml",
+          "schema: hifsim-trace/2\nkind: captured\n"
+          "model: {name: m, source: s, revision: " + "a" * 64 + ", architecture: llama}\n"
+          "capture: {script: s, token_source: model-sample, tokens: 4, token_ids: [1, 2, 3, 4], seed: 0, layers: [0],\n"
+          "          step: training, target_ids: [2, 3, 4, 5]}\n"
+          "ops:\n- {name: w, layer: 0, op: up_proj, kind: wgrad, M: 8, N: 16, K: 4, batch: 1,\n"
+          "   a: {file: dy.npy, dtype: float32, role: dy, transposed: true}, b: {file: x.npy, dtype: float32, role: x,\n"
+          "   transposed: true}, c_ref: {file: dw.npy, dtype: float32, role: dw}}\n"
+          "- {name: dk, layer: 0, op: attn_dk, kind: attn_bwd, M: 4, N: 8, K: 4, batch: 2,\n"
+          "   a: {file: ds.npy, dtype: float32, role: ds, transposed: true}, b: {file: q.npy, dtype: float32, role: q}}\n")
 
     with tempfile.TemporaryDirectory() as tmp:
         x = os.path.join(tmp, "x.npy")

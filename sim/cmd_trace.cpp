@@ -27,12 +27,13 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
                    "similarity, max abs error and the underflow fraction (nonzero operand values that quantize\n"
                    "to zero) per op, per layer and for the whole trace, against the FP32 reference output.");
   p.option("trace", "T", "trace directory (or its trace.yaml)", std::nullopt, true);
-  p.option("out", "DIR", "output folder (ops.csv, layers.csv, summary.csv, accuracy.json, summary.md)", std::nullopt, true);
+  p.option("out", "DIR", "output folder (ops.csv, layers.csv, summary.csv, kinds.csv, accuracy.json, summary.md)",
+           std::nullopt, true);
   p.option("formats", "F,...", "formats to compare", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
   p.option("residual", "R,...", "corrections to run: none, dense, 2:4, top50 (comma list)", std::string("none"));
   p.option("arc", "S", "also run ARCQuant with S channels (a multiple of the format's group) or auto");
   p.option("config", "C.yaml", "not taken: cycles and energy per op are `hifsim run --trace` / `hifsim cost --trace`");
-  p.option("ops", "LIST", "only these op kinds (e.g. q_proj,down_proj); default all");
+  p.option("ops", "LIST", "only these ops, by op, kind or name (e.g. q_proj,down_proj or wgrad); default all");
   cli::add_gemm_options(p);
   p.flag("quiet", "no progress lines");
   if (!p.parse(args)) return 0;
@@ -57,6 +58,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const std::string dir = p.get("out");
   OutputSet outs(dir + "/manifest.json");
   for (const auto& [path, text] : eval::accuracy_outputs({}, dir, "")) outs.expect(path);
+  outs.expect(dir + "/kinds.csv");
   const std::vector<eval::OpAccuracy> rows = eval::evaluate_trace(t, o);
 
   const eval::AccuracyFiles files = eval::accuracy_tables(
@@ -69,6 +71,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.seed = o.base.quant.seed;
   m.add_input(t.manifest);
   for (auto& [path, text] : eval::accuracy_outputs(files, dir, "")) outs.add(path, text, "accuracy results");
+  outs.add(dir + "/kinds.csv", files.kinds_csv, "accuracy per op kind (fprop, dgrad, wgrad, attn_fwd, attn_bwd)");
   outs.finish(m);
   if (!p.is_set("quiet")) std::cout << files.markdown;
   return 0;

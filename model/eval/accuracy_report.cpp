@@ -1,10 +1,12 @@
 #include "eval/accuracy_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
 #include <tuple>
 
+#include "io/trace.hpp"
 #include "util/json.hpp"
 #include "util/text.hpp"
 
@@ -20,6 +22,7 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
   };
   std::map<std::tuple<std::string, std::string, int64_t>, Agg> layers;
   std::map<std::pair<std::string, std::string>, Agg> totals;
+  std::map<std::tuple<std::string, std::string, std::string>, Agg> kinds;  // (format, correction, kind)
   std::vector<std::pair<std::string, std::string>> order;
   for (const auto& r : rows) {
     auto& l = layers[{r.format, r.correction, r.layer}];
@@ -28,6 +31,10 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
     ++l.n;
     const auto key = std::make_pair(r.format, r.correction);
     if (!totals.count(key)) order.push_back(key);
+    auto& k = kinds[{r.format, r.correction, r.kind}];
+    k.sums.add(r.sums);
+    k.under += r.underflow_a;
+    ++k.n;
     auto& t = totals[key];
     t.sums.add(r.sums);
     t.under += r.underflow_a;
@@ -100,11 +107,47 @@ AccuracyFiles accuracy_tables(const std::vector<OpAccuracy>& rows, const std::st
         .end_object();
   }
   w.end_array().end_object();
+  // Per op kind, in the kinds' report order (io::trace_op_kinds), formats and corrections as run.
+  std::ostringstream kcsv, kmd;
+  kcsv << "format,correction,kind,sqnr_db,rel_frobenius,cosine,max_abs_err,mean_underflow_a,ops,valid,nonfinite_outputs\n";
+  std::vector<std::string> present;
+  for (const std::string& kind : io::trace_op_kinds())
+    for (const auto& [key, a] : kinds)
+      if (std::get<2>(key) == kind && std::find(present.begin(), present.end(), kind) == present.end()) present.push_back(kind);
+  kmd << "SQNR (dB) per op kind:\n\n| format | correction |";
+  for (const std::string& kind : present) kmd << " " << kind << " |";
+  kmd << "\n|---|---|";
+  for (size_t i = 0; i < present.size(); ++i) kmd << "---|";
+  kmd << "\n";
+  for (const auto& k : order) {
+    kmd << "| " << k.first << " | " << k.second << " |";
+    for (const std::string& kind : present) {
+      const auto it = kinds.find({k.first, k.second, kind});
+      if (it == kinds.end()) {
+        kmd << " - |";
+        continue;
+      }
+      const Agg& a = it->second;
+      const auto e = a.sums.metrics();
+      kcsv << k.first << "," << k.second << "," << kind << "," << fig(e.sqnr_db, e, 6) << "," << fig(e.rel_frobenius, e, 6)
+           << "," << fig(e.cosine, e, 9) << "," << fig(e.max_abs_err, e, 6) << "," << fmt_g(a.under / a.n, 6) << "," << a.n
+           << "," << (e.valid() ? "true" : "false") << "," << e.nonfinite + e.nonfinite_reference << "\n";
+      char cell[64];
+      std::snprintf(cell, sizeof cell, " %.2f |", e.sqnr_db);
+      kmd << (e.valid() ? std::string(cell) : std::string(" invalid |"));
+    }
+    kmd << "\n";
+  }
+  f.kinds_csv = kcsv.str();
+  const bool training = std::any_of(present.begin(), present.end(), [](const std::string& k) {
+    return k != "fprop" && k != "attn_fwd";
+  });
+  if (training) f.kinds_markdown = kmd.str();
   f.ops_csv = ops.str();
   f.layers_csv = lay.str();
   f.summary_csv = sum.str();
   f.json = w.str() + "\n";
-  f.markdown = md.str();
+  f.markdown = md.str() + (f.kinds_markdown.empty() ? "" : "\n" + f.kinds_markdown);
   return f;
 }
 

@@ -12,6 +12,9 @@ namespace hifsim::eval {
 
 struct AccuracyFiles {
   std::string ops_csv, layers_csv, summary_csv, json, markdown;
+  // Per (format, correction, op kind): kinds.csv, and a Markdown table when the trace has more
+  // than one kind besides the forward pair (a training step); written by `hifsim trace`.
+  std::string kinds_csv, kinds_markdown;
 };
 
 // Builds every table. `title` heads the Markdown (trace, model, accumulator).

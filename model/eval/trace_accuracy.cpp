@@ -54,6 +54,7 @@ OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f
   OpAccuracy r;
   r.op_name = op.name;
   r.op = op.op;
+  r.kind = op.kind;
   r.layer = op.layer;
   r.format = fmt::format_info(f).name;
   r.correction = c.name;

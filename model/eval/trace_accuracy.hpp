@@ -36,7 +36,7 @@ struct AccuracyOptions {
 };
 
 struct OpAccuracy {
-  std::string op_name, op, format, correction;
+  std::string op_name, op, kind, format, correction;  // kind: fprop, dgrad, wgrad, attn_fwd, attn_bwd
   int64_t layer = 0;
   uint64_t M = 0, N = 0, K = 0, batch = 1;
   ErrorSums sums;

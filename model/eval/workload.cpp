@@ -114,6 +114,7 @@ size_t keep_ops_of_kind(io::Trace& t, const std::vector<std::string>& kinds) {
   std::vector<io::TraceOp> kept;
   for (const io::TraceOp& op : t.ops)
     if (std::find(kinds.begin(), kinds.end(), op.op) != kinds.end() ||
+        std::find(kinds.begin(), kinds.end(), op.kind) != kinds.end() ||
         std::find(kinds.begin(), kinds.end(), op.name) != kinds.end())
       kept.push_back(op);
   t.ops = kept;

@@ -1,9 +1,10 @@
-// Reader of trace manifests `trace.yaml` (schema hifsim-trace/1, docs/traces.md), with yaml-cpp.
+// Reader of trace manifests `trace.yaml` (schemas hifsim-trace/1 and /2, docs/traces.md), with yaml-cpp.
 // Plain C++ (no SystemC): used by `hifsim run --trace` and `hifsim trace`.
 //
-// Every field is validated as hifsim.capture.validate_trace (python/hifsim/capture) does (presence, type, allowed
-// values, unknown keys, captured vs shape-only rules); the first problem throws
-// hifsim::Error(manifest, field, reason), e.g.
+// The one schema reader: the Python validator (hifsim.capture.validate_trace) calls it through the
+// binding (trace_json) and adds only checks of file contents (hashes, NaN/Inf, products). Every field
+// is validated (presence, type, allowed values, unknown keys, captured vs shape-only rules); the first
+// problem throws hifsim::Error(manifest, field, reason), e.g.
 //   traces/x/trace.yaml: ops[3] (layer0.o_proj).M: must be an integer, got string '7'
 // Tensor files are not opened by read_trace(); load_operand() reads one (float32 .npy, or an F32
 // tensor of a .safetensors file, io/safetensors.hpp) and checks its shape. A tensor path must
@@ -17,23 +18,31 @@
 
 namespace hifsim::io {
 
-inline constexpr const char* kTraceSchema = "hifsim-trace/1";
+// Version 2 adds op kinds (fprop, dgrad, wgrad, attn_fwd, attn_bwd), the attention backward GEMMs,
+// operand roles, transposed operand files and training-step captures; version 1 traces still load
+// (their ops are fprop or attn_fwd).
+inline constexpr const char* kTraceSchema = "hifsim-trace/2";
+inline constexpr const char* kTraceSchemaV1 = "hifsim-trace/1";
 
 struct TensorRef {
   std::string file;     // relative to the trace directory
   std::string dtype;    // "float32"
   std::string sha256;   // may be empty
   std::string key;      // .safetensors only
+  std::string role;     // what the tensor is (x, w, dy, q, k, v, p, do, ds; y, dx, dw, s, o, dp, dv, dq, dk);
+                        // empty in version 1
+  bool transposed = false;  // the file holds the operand's transpose (shared with the op that uses it as is)
 };
 
 struct TraceOp {
   std::string name;
   int64_t layer = 0;
-  std::string op;       // q_proj ... down_proj, attn_qk, attn_pv
+  std::string op;       // q_proj ... down_proj, attn_qk, attn_pv, attn_dp, attn_dv, attn_dq, attn_dk
+  std::string kind;     // fprop | dgrad | wgrad | attn_fwd | attn_bwd (version 1: fprop or attn_fwd)
   uint64_t M = 0, N = 0, K = 0, batch = 1, repeat = 1;
   std::string note;
   std::optional<TensorRef> a, b, c_ref;
-  bool attention() const { return op == "attn_qk" || op == "attn_pv"; }
+  bool attention() const { return kind == "attn_fwd" || kind == "attn_bwd"; }
   // M * N * K * batch * repeat
   double macs_per_step() const;
 };
@@ -47,7 +56,9 @@ struct Trace {
   // capture (captured) or shape (shape-only)
   uint64_t tokens = 0;
   std::vector<int64_t> layers;
-  std::string phase;        // shape-only: prefill | decode
+  std::string schema;       // hifsim-trace/1 or hifsim-trace/2
+  std::string step;         // captured: forward | training (version 1: forward)
+  std::string phase;        // shape-only: prefill | decode | training
   uint64_t sequences = 0, context = 0;
   std::vector<TraceOp> ops;
   bool shape_only() const { return kind == "shape-only"; }
@@ -68,6 +79,13 @@ inline constexpr uint64_t kMaxOpMacs = uint64_t{1} << 60;
 // M*N*K*instances with checked arithmetic; throws hifsim::Error(where, field, ...) above kMaxOpMacs.
 uint64_t checked_op_macs(uint64_t M, uint64_t N, uint64_t K, uint64_t instances, const std::string& where,
                          const std::string& field);
+
+// Every field read_trace() parsed, as JSON text (the Python validator's view of a manifest), with
+// each tensor's expected file shape (transposed files swap the last two axes).
+std::string trace_json(const Trace& t);
+
+// The op kinds, in report order.
+const std::vector<std::string>& trace_op_kinds();
 
 // One operand of a captured op (`which` = "a", "b" or "c_ref"), batch element `bi`: a row-major
 // float32 matrix (rows x cols). Throws hifsim::Error(manifest, field, reason) on a missing file,

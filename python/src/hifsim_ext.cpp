@@ -476,6 +476,8 @@ NB_MODULE(_ext, m) {
         nb::arg("b").none(), nb::arg("kw"), nb::arg("values").none(), nb::arg("simulate_all").none(), nb::arg("cost").none());
   m.def("cost", &cost_unit, nb::arg("config").none(), nb::arg("set").none(), nb::arg("trace").none(), nb::arg("a").none(),
         nb::arg("b").none(), nb::arg("kw"), nb::arg("compare_units").none());
+  // The trace schema's one reader (model/io/trace.cpp), for hifsim.capture.validate_trace.
+  m.def("read_trace_json", [](const std::string& path) { return io::trace_json(io::read_trace(path)); });
   m.def("tensor_formats", [] { return fmt::tensor_format_names(); });
   m.def("code_formats", [] { return fmt::encode_format_names(); });
   m.def("unit_catalog_json", [] { return dp::hw::catalog_json(); });  // hifsim.units.unit_catalog()

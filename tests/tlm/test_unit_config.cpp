@@ -376,7 +376,16 @@ TEST(TraceReader, BadManifestsAreRejected) {
   check(rep("batch: 1}", "batch: 1, heads: 2}"), "ops[0].heads: unknown field (allowed:");
   check(rep("op: q_proj", "op: qproj"), "ops[0] (q).op: 'qproj' is not one of q_proj");
   check(rep("batch: 1}", "batch: 1, a: {file: a.npy, dtype: float32}}"), "ops[0] (q).a: shape-only traces carry no tensors");
-  check(rep("hifsim-trace/1", "hifsim-trace/2"), "schema: 'hifsim-trace/2' is not 'hifsim-trace/1'");
+  check(rep("hifsim-trace/1", "hifsim-trace/3"), "schema: 'hifsim-trace/3' is not 'hifsim-trace/1' or 'hifsim-trace/2'");
+  check(rep("batch: 1}", "batch: 1, kind: fprop}"), "ops[0].kind: unknown field");  // a version-2 key in version 1
+  check(rep("hifsim-trace/1", "hifsim-trace/2"), "ops[0].kind: required field is missing");
+  {
+    std::ofstream o(dir + "/trace.yaml");
+    o << rep("hifsim-trace/1", "hifsim-trace/2").replace(good.find("batch: 1}"), 9, "batch: 1, kind: wgrad}");
+  }
+  EXPECT_EQ(io::read_trace(dir).ops.at(0).kind, "wgrad");
+  check(rep("hifsim-trace/1", "hifsim-trace/2").replace(good.find("batch: 1}"), 9, "batch: 1, kind: attn_fwd}"),
+        "ops[0] (q).kind: 'attn_fwd' does not fit op 'q_proj' (fprop, dgrad or wgrad)");
   check(rep("kind: shape-only", "kind: captured"), "model.revision: must be the sha256");
   check(good + "- {name: q, layer: 0, op: q_proj, M: 8, N: 16, K: 32, batch: 1}\n", "ops[1].name: duplicate op name 'q'");
   check("ops: [\n", "line 2, column 1: not valid YAML");
@@ -443,6 +452,33 @@ TEST(Safetensors, BadFilesAreRejectedClearly) {
   std::ofstream(p, std::ios::binary) << std::string("\xff\xff\xff\xff\xff\xff\xff\x7f{}", 10);
   EXPECT_NE(error_of([&] { io::read_safetensors_f32(p, ""); }).find("is not plausible"), std::string::npos);
   EXPECT_NE(error_of([&] { io::read_safetensors_f32(p + ".missing", ""); }).find("does not exist"), std::string::npos);
+}
+
+// A training-step trace (schema 2) stores each tensor once: dgrad's B is the fprop weight read
+// transposed, wgrad's A the dgrad dY read transposed; load_operand hands out the GEMM's layout.
+TEST(TraceReader, TransposedOperandsLoadTransposed) {
+  const io::Trace t = io::read_trace(src("traces/stories260k-train"));
+  EXPECT_EQ(t.schema, "hifsim-trace/2");
+  EXPECT_EQ(t.step, "training");
+  auto find = [&](const std::string& name) -> const io::TraceOp& {
+    for (const io::TraceOp& op : t.ops)
+      if (op.name == name) return op;
+    throw std::runtime_error("no op " + name);
+  };
+  const io::TraceOp &f = find("layer1.up_proj"), &d = find("layer1.up_proj.dgrad"), &w = find("layer1.up_proj.wgrad");
+  EXPECT_EQ(d.kind, "dgrad");
+  EXPECT_TRUE(d.b->transposed);
+  EXPECT_EQ(d.b->file, f.b->file);
+  struct stat st{};
+  if (::stat((t.dir + "/" + f.b->file).c_str(), &st) != 0) GTEST_SKIP() << "tensors not generated (scripts/capture/ensure_traces.sh)";
+  const io::Operand W = io::load_operand(t, f, "b", 0), Wt = io::load_operand(t, d, "b", 0);
+  const io::Operand dY = io::load_operand(t, d, "a", 0), dYt = io::load_operand(t, w, "a", 0);
+  ASSERT_EQ(Wt.rows, W.cols);
+  ASSERT_EQ(dYt.rows, dY.cols);
+  for (size_t i = 0; i < W.rows; ++i)
+    for (size_t j = 0; j < W.cols; ++j) ASSERT_EQ(Wt.data[j * Wt.cols + i], W.data[i * W.cols + j]) << i << "," << j;
+  for (size_t i = 0; i < dY.rows; ++i)
+    for (size_t j = 0; j < dY.cols; ++j) ASSERT_EQ(dYt.data[j * dYt.cols + i], dY.data[i * dY.cols + j]) << i << "," << j;
 }
 
 // A captured trace whose A operand is stored as .safetensors loads the same values as the .npy.

@@ -15,8 +15,9 @@ from hifsim.capture import shape_traces
 from hifsim.capture.validate_trace import find_trace_dirs, validate_trace
 
 SHAPES = os.path.join(ROOT, "traces", "shapes")
-NAMES = ["deepseek-v3-decode-b64", "deepseek-v3-prefill2048", "llama3-8b-decode-b64",
-         "llama3-8b-prefill2048", "qwen2.5-7b-decode-b64", "qwen2.5-7b-prefill2048"]
+NAMES = ["deepseek-v3-decode-b64", "deepseek-v3-prefill2048", "deepseek-v3-train2048",
+         "llama3-8b-decode-b64", "llama3-8b-prefill2048", "llama3-8b-train2048",
+         "qwen2.5-7b-decode-b64", "qwen2.5-7b-prefill2048", "qwen2.5-7b-train2048"]
 
 
 def load(name):
@@ -59,6 +60,25 @@ class ShapesTest(unittest.TestCase):
         self.assertEqual(doc["shape"], {**doc["shape"], "phase": "decode", "sequences": 64})
         self.assertEqual(mnk(ops["gate_proj"]), (64, 14336, 4096, 1, 32))
         self.assertEqual(mnk(ops["attn_qk"]), (1, 2048, 128, 64 * 32, 32))
+
+    def test_training_step_is_three_forwards(self):
+        # dgrad and wgrad each repeat the fprop's multiply-adds; the four attention backward
+        # GEMMs twice the two forward ones: a training step is exactly 3x the prefill.
+        def macs(ops):
+            return sum(o["M"] * o["N"] * o["K"] * o["batch"] * o["repeat"] for o in ops.values())
+        for key in ("llama3-8b", "qwen2.5-7b", "deepseek-v3"):
+            doc, train = load(f"{key}-train2048")
+            _, fwd = load(f"{key}-prefill2048")
+            self.assertEqual(doc["schema"], "hifsim-trace/2")
+            self.assertEqual(macs(train), 3 * macs(fwd), key)
+            kinds = {o["kind"] for o in train.values()}
+            self.assertEqual(kinds, {"fprop", "dgrad", "wgrad", "attn_fwd", "attn_bwd"}, key)
+        _, ops = load("llama3-8b-train2048")
+        self.assertEqual(mnk(ops["down_proj.dgrad"]), (2048, 14336, 4096, 1, 32))
+        self.assertEqual(mnk(ops["down_proj.wgrad"]), (4096, 14336, 2048, 1, 32))
+        self.assertEqual(mnk(ops["attn_dv"]), (2048, 128, 2048, 32, 32))
+        _, ops = load("deepseek-v3-train2048")
+        self.assertEqual(mnk(ops["moe.routed.up_proj.wgrad"]), (2048, 7168, 64, 256, 58))
 
     def test_qwen25_7b(self):
         _, ops = load("qwen2.5-7b-prefill2048")

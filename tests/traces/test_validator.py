@@ -15,9 +15,9 @@ import unittest
 import numpy as np
 import yaml
 
-from _common import VALIDATOR, run_tests
+from _common import ROOT, VALIDATOR, run_tests
 
-from hifsim.capture.validate_trace import TraceError, validate_trace
+from hifsim.capture.validate_trace import TraceError, find_trace_dirs, read_manifest, validate_trace
 
 M, N, K, H = 4, 3, 5, 2
 
@@ -114,15 +114,18 @@ class ValidatorTest(unittest.TestCase):
     def test_yaml_syntax_error(self):
         with open(os.path.join(self.d, "trace.yaml"), "w") as f:
             f.write("schema: hifsim-trace/1\nops: [ {name: x\n")
-        self.expect("(yaml)", "parse error at line")
+        with self.assertRaises(TraceError) as cm:
+            validate_trace(self.d)
+        self.assertTrue(cm.exception.field.startswith("line "), str(cm.exception))
+        self.assertIn("not valid YAML", cm.exception.reason)
 
     def test_duplicate_key(self):
-        # PyYAML kept the last value, yaml-cpp the first: both readers now refuse the file.
+        # PyYAML kept the last value, yaml-cpp the first: the one reader refuses the file.
         with open(os.path.join(self.d, "trace.yaml")) as f:
             text = f.read()
         with open(os.path.join(self.d, "trace.yaml"), "w") as f:
             f.write(text + "kind: shape-only\n")
-        self.expect("(yaml)", "key 'kind' given twice")
+        self.expect("kind", "given twice")
 
     def test_manifest_fifo(self):
         os.remove(os.path.join(self.d, "trace.yaml"))
@@ -130,8 +133,8 @@ class ValidatorTest(unittest.TestCase):
         self.expect("(file)", "is a FIFO (named pipe), not a regular file")
 
     def test_wrong_schema(self):
-        self.mutate(lambda d: d.update(schema="hifsim-trace/2"))
-        self.expect("schema", "is not 'hifsim-trace/1'")
+        self.mutate(lambda d: d.update(schema="hifsim-trace/3"))
+        self.expect("schema", "is not 'hifsim-trace/1' or 'hifsim-trace/2'")
 
     def test_unknown_top_level_field(self):
         self.mutate(lambda d: d.update(extra=1))
@@ -299,6 +302,105 @@ class ValidatorTest(unittest.TestCase):
         self.mutate(lambda d: d["ops"][0].update(a={"file": "tensors/a.safetensors",
                                                     "dtype": "float32", "key": "y"}))
         self.expect("ops[0] (layer0.q_proj).a.file tensors/a.safetensors", "no tensor named 'y'")
+
+    # -- version 2: op kinds, operand roles, transposed files, training steps ----------------
+    def to_v2(self, doc):
+        doc["schema"] = "hifsim-trace/2"
+        doc["ops"][0].update(kind="fprop")
+        doc["ops"][0]["a"]["role"], doc["ops"][0]["b"]["role"], doc["ops"][0]["c_ref"]["role"] = "x", "w", "y"
+        doc["ops"][1].update(kind="attn_fwd")
+        doc["ops"][1]["a"]["role"], doc["ops"][1]["b"]["role"], doc["ops"][1]["c_ref"]["role"] = "q", "k", "s"
+
+    def test_v2_valid_with_a_transposed_operand(self):
+        b = np.load(os.path.join(self.d, "tensors", "b.npy"))
+        npy(os.path.join(self.d, "tensors", "bt.npy"), np.ascontiguousarray(b.T))
+
+        def fn(d):
+            self.to_v2(d)
+            d["ops"][0]["b"] = {"file": "tensors/bt.npy", "dtype": "float32", "role": "w", "transposed": True}
+        self.mutate(fn)
+        s = validate_trace(self.d, check_products=True)
+        self.assertEqual(s["schema"], "hifsim-trace/2")
+        t = read_manifest(self.d)
+        self.assertEqual(t["ops"][0]["b"]["file_shape"], [K, N])
+        self.mutate(lambda d: (self.to_v2(d), d["ops"][0]["b"].update(file="tensors/bt.npy")))
+        self.expect("ops[0] (layer0.q_proj).b.file tensors/bt.npy", "shape (5, 3), expected [N, K] = (3, 5)")
+
+    def test_v2_keys_are_unknown_in_v1(self):
+        self.mutate(lambda d: d["ops"][0].update(kind="fprop"))
+        self.expect("ops[0].kind", "unknown field")
+        self.mutate(lambda d: d["ops"][0]["a"].update(role="x"))
+        self.expect("ops[0] (layer0.q_proj).a.role", "unknown field")
+
+    def test_v2_role_kind_and_step_rules(self):
+        self.mutate(lambda d: (self.to_v2(d), d["ops"][0]["b"].update(role="x")))
+        self.expect("ops[0] (layer0.q_proj).b.role", "is not the role of this operand ('w')")
+        self.mutate(lambda d: (self.to_v2(d), d["ops"][0]["b"].pop("role")))
+        self.expect("ops[0] (layer0.q_proj).b.role", "required field is missing")
+        self.mutate(lambda d: (self.to_v2(d), d["ops"][1].update(kind="fprop")))
+        self.expect("ops[1] (layer0.attn_qk).kind", "does not fit op 'attn_qk' (attn_fwd)")
+        self.mutate(lambda d: (self.to_v2(d), d["ops"][0].pop("kind")))
+        self.expect("ops[0].kind", "required field is missing")
+        # a dgrad op (A = dY, B = W^T) in a forward capture, then in a training step without targets
+        def dgrad(d):
+            self.to_v2(d)
+            d["ops"][0].update(kind="dgrad")
+            d["ops"][0]["a"]["role"], d["ops"][0]["c_ref"]["role"] = "dy", "dx"
+        self.mutate(dgrad)
+        self.expect("ops[0] (layer0.q_proj).kind", "'dgrad' in a forward capture")
+        self.mutate(lambda d: (dgrad(d), d["capture"].update(step="training")))
+        self.expect("capture.target_ids", "required when capture.step is training")
+        self.mutate(lambda d: (dgrad(d), d["capture"].update(step="training", target_ids=[2, 3, 4])))
+        self.expect("capture.target_ids", "has 3 ids, capture.tokens is 4")
+        self.mutate(lambda d: (dgrad(d), d["capture"].update(step="training", target_ids=[2, 3, 4, 5])))
+        validate_trace(self.d, check_products=True)
+        # wgrad reduces over the tokens: K, not M, is the token count
+        def wgrad(d):
+            dgrad(d)
+            d["capture"].update(step="training", target_ids=[2, 3, 4, 5])
+            d["ops"][0].update(kind="wgrad")
+            d["ops"][0]["b"]["role"], d["ops"][0]["c_ref"]["role"] = "x", "dw"
+        self.mutate(wgrad)
+        self.expect("ops[0] (layer0.q_proj).K", "5 != capture.tokens 4 (K is the token count)")
+
+    def test_old_version_manifest_still_loads(self):
+        # A frozen hifsim-trace/1 manifest, and the shipped version-1 forward traces (manifests).
+        old = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "v1")
+        for d in [old] + [os.path.join(ROOT, "traces", n) for n in ("stories260k", "smollm2-135m-all")]:
+            t = read_manifest(d)
+            self.assertEqual(t["schema"], "hifsim-trace/1", d)
+            self.assertEqual({o["kind"] for o in t["ops"]}, {"fprop", "attn_fwd"}, d)
+            validate_trace(d, check_tensors=False)
+
+    def test_reader_and_yaml_agree(self):
+        """Every committed manifest (versions 1 and 2) as the C++ reader returns it equals the YAML
+        document, field by field: the one reader drops or alters nothing."""
+        dirs = find_trace_dirs(os.path.join(ROOT, "traces")) + [
+            os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "v1")]
+        self.assertGreater(len(dirs), 10)
+        for d in dirs:
+            with open(os.path.join(d, "trace.yaml")) as f:   # libyaml's loader: the big manifests parse fast
+                doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            t = read_manifest(d)
+            where = doc.get("capture") or doc.get("shape")
+            self.assertEqual((t["schema"], t["kind"], t["model_name"], t["model_revision"], t["tokens"]),
+                             (doc["schema"], doc["kind"], doc["model"]["name"], doc["model"]["revision"],
+                              where["tokens"]), d)
+            self.assertEqual(t["layers"], (doc.get("capture") or {}).get("layers", []), d)
+            self.assertEqual(len(t["ops"]), len(doc["ops"]), d)
+            for got, want in zip(t["ops"], doc["ops"]):
+                for k in ("name", "layer", "op", "M", "N", "K", "batch"):
+                    self.assertEqual(got[k], want[k], f"{d} {want['name']}.{k}")
+                self.assertEqual(got["repeat"], want.get("repeat", 1))
+                self.assertEqual(got["note"], want.get("note", ""))
+                if "kind" in want:
+                    self.assertEqual(got["kind"], want["kind"])
+                for w in ("a", "b", "c_ref"):
+                    self.assertEqual(w in got, w in want, f"{d} {want['name']}.{w}")
+                    if w in want:
+                        for k in ("file", "dtype", "sha256", "key", "role"):
+                            self.assertEqual(got[w][k], want[w].get(k, ""), f"{d} {want['name']}.{w}.{k}")
+                        self.assertEqual(got[w]["transposed"], want[w].get("transposed", False))
 
     def test_shape_only_trace(self):
         doc = {"schema": "hifsim-trace/1", "kind": "shape-only",

@@ -28,7 +28,7 @@ import numpy as np
 import yaml
 
 from . import llama_numpy as ln
-from .validate_trace import SCHEMA, TraceError, sha256_file, validate_trace
+from .validate_trace import SCHEMA_V1 as SCHEMA, TraceError, sha256_file, validate_trace
 
 # The project folder: --text and the manifest's paths are relative to it, and its git revision
 # is recorded. The current directory (scripts/capture/ensure_traces.sh runs from the repository
@@ -250,6 +250,14 @@ def build_ops(rec: Recorder, out_dir: str, write: bool) -> list:
 
 # ---------------------------------------------------------------------------------------
 
+def write_manifest(path: str, doc: dict, module: str) -> None:
+    """trace.yaml with its two header comment lines (the schema is the document's own)."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"# hifsim trace manifest ({doc['schema']}); written by python -m {module}.\n"
+                "# Tensors are not committed: scripts/capture/ensure_traces.sh regenerates them.\n")
+        dump_yaml(doc, f)
+
+
 def up_to_date(out_dir: str, sha: str) -> bool:
     man = os.path.join(out_dir, "trace.yaml")
     if not os.path.isfile(man):
@@ -453,14 +461,16 @@ def main(argv=None) -> int:
         }
         if not checks:
             del doc["checks"]
-        with open(man_path, "w", encoding="utf-8") as f:
-            f.write(f"# hifsim trace manifest ({SCHEMA}); written by python -m hifsim.capture.capture.\n"
-                    "# Tensors are not committed: scripts/capture/ensure_traces.sh regenerates them.\n")
-            dump_yaml(doc, f)
+        write_manifest(man_path, doc, "hifsim.capture.capture")
         say(f"wrote {os.path.relpath(man_path, ROOT)} ({len(ops)} ops)")
+    return validate_written(out_dir, say, T0)
+
+
+def validate_written(out_dir: str, log, t0: float) -> int:
+    """The last step of a capture: the written trace must validate, hashes included (exit code 0)."""
     s = validate_trace(out_dir, check_tensors=True, check_hash=True)
-    say(f"validated: {s['ops']} ops, {s['tensors']} tensor files, {s['bytes'] / 1e6:.1f} MB; "
-        f"total {time.time() - T0:.1f}s")
+    log(f"validated: {s['ops']} ops, {s['tensors']} tensor files, {s['bytes'] / 1e6:.1f} MB; "
+        f"total {time.time() - t0:.1f}s")
     return 0
 
 

@@ -5,8 +5,10 @@
                     [--decode-context 2048]
 
 For Llama-3-8B, Qwen2.5-7B and DeepSeek-V3 it writes <out>/<model>-prefill<T>/trace.yaml
-(one sequence of T tokens) and <out>/<model>-decode-b<B>/trace.yaml (B sequences, one new
-token each, attending to a KV cache of --decode-context tokens). Each op lists one
+(one sequence of T tokens), <out>/<model>-decode-b<B>/trace.yaml (B sequences, one new
+token each, attending to a KV cache of --decode-context tokens) and <out>/<model>-train<T>/trace.yaml
+(one training step on a sequence of T tokens: the prefill GEMMs as fprop/attn_fwd plus every
+backward GEMM, schema hifsim-trace/2). Each op lists one
 representative layer; `repeat` says how many times the GEMM occurs in one forward pass
 (one step) of the whole model. GEMM convention C = A.B^T: A = M x K activations,
 B = N x K weights. Attention ops: batch = independent per-head (per-sequence) GEMMs.
@@ -20,7 +22,7 @@ import os
 import sys
 
 from .capture import ROOT, dump_yaml
-from .validate_trace import SCHEMA, validate_trace
+from .validate_trace import SCHEMA as SCHEMA_V2, SCHEMA_V1 as SCHEMA, validate_trace
 
 # Published configs (config.json of the released checkpoints), hard-coded.
 # meta-llama/Meta-Llama-3-8B config.json: hidden_size 4096, intermediate_size 14336,
@@ -155,17 +157,54 @@ def deepseek_ops(c, phase, T, S, ctx):
     return ops
 
 
+def training_ops(fwd):
+    """A training step's GEMMs from the forward (prefill) ones, C = A.B^T throughout: each linear
+    Y = X.W^T (M tokens, N out, K in) adds dgrad dX = dY.W (M, K, N) and wgrad dW = dY^T.X (N, K, M);
+    attention S = Q.K^T (T, T, d_qk) and O = P.V (T, d_v, T) add dP = dO.V^T (T, T, d_v),
+    dV = P^T.dO (T, d_v, T), dQ = dS.K (T, d_qk, T) and dK = dS^T.Q (T, d_qk, T), per head."""
+    out = []
+    for o in fwd:
+        o = dict(o)
+        attn = o["op"].startswith("attn_")
+        kind = "attn_fwd" if attn else "fprop"
+        out.append({**{k: o[k] for k in ("name", "layer", "op")}, "kind": kind,
+                    **{k: v for k, v in o.items() if k not in ("name", "layer", "op")}})
+    by = {o["op"]: o for o in fwd if o["op"] in ("attn_qk", "attn_pv")}
+    for o in fwd:
+        if o["op"].startswith("attn_"):
+            continue
+        M, N, K = o["M"], o["N"], o["K"]
+        base = {"layer": o["layer"], "op": o["op"]}
+        rest = {"batch": o["batch"], "repeat": o["repeat"]}
+        out.append({"name": o["name"] + ".dgrad", **base, "kind": "dgrad", "M": M, "N": K, "K": N, **rest,
+                    "note": "dX = dY.W: reduces over the output features"})
+        out.append({"name": o["name"] + ".wgrad", **base, "kind": "wgrad", "M": N, "N": K, "K": M, **rest,
+                    "note": "dW = dY^T.X: reduces over the tokens"})
+    if by:
+        qk, pv = by["attn_qk"], by["attn_pv"]
+        T, dqk, dv, H, L = qk["M"], qk["K"], pv["N"], qk["batch"], qk["repeat"]
+        for name, M, N, K, note in (("attn_dp", T, T, dv, "dP = dO.V^T"), ("attn_dv", T, dv, T, "dV = P^T.dO"),
+                                    ("attn_dq", T, dqk, T, "dQ = dS.K"), ("attn_dk", T, dqk, T, "dK = dS^T.Q")):
+            out.append({"name": name, "layer": qk["layer"], "op": name, "kind": "attn_bwd", "M": M, "N": N,
+                        "K": K, "batch": H, "repeat": L, "note": note + ", per query head"})
+    return out
+
+
 def write_trace(out_root, c, phase, T, S, ctx, builder) -> str:
-    tag = f"{c['key']}-prefill{T}" if phase == "prefill" else f"{c['key']}-decode-b{S}"
+    tag = {"prefill": f"{c['key']}-prefill{T}", "decode": f"{c['key']}-decode-b{S}",
+           "training": f"{c['key']}-train{T}"}[phase]
     d = os.path.join(out_root, tag)
     os.makedirs(d, exist_ok=True)
-    ops = builder(c, phase, T, S, ctx)
+    ops = builder(c, phase, T, S, ctx) if phase != "training" else training_ops(builder(c, "prefill", T, S, ctx))
+    schema = SCHEMA_V2 if phase == "training" else SCHEMA
     macs = sum(o["M"] * o["N"] * o["K"] * o["batch"] * o["repeat"] for o in ops)
     doc = {
-        "schema": SCHEMA,
+        "schema": schema,
         "kind": "shape-only",
-        "description": (f"{c['name']} {phase}: " + (f"one sequence of {T} tokens" if phase == "prefill"
-                        else f"{S} sequences, one new token each, {ctx}-token KV cache")
+        "description": (f"{c['name']} {phase}: " + {
+                            "prefill": f"one sequence of {T} tokens",
+                            "decode": f"{S} sequences, one new token each, {ctx}-token KV cache",
+                            "training": f"one training step (forward and backward) on a sequence of {T} tokens"}[phase]
                         + f"; {len(ops)} distinct GEMMs, {macs / 1e12:.3f} T multiply-adds per step "
                         "(sum of M*N*K*batch*repeat; LM head, router and embedding not listed)"),
         "model": {"name": c["name"], "source": "published config.json (shapes only, no weights)",
@@ -177,7 +216,7 @@ def write_trace(out_root, c, phase, T, S, ctx, builder) -> str:
         "ops": ops,
     }
     with open(os.path.join(d, "trace.yaml"), "w", encoding="utf-8") as f:
-        f.write(f"# hifsim trace manifest ({SCHEMA}), shape-only; written by "
+        f.write(f"# hifsim trace manifest ({schema}), shape-only; written by "
                 "python -m hifsim.capture.shape_traces.\n")
         dump_yaml(doc, f)
     validate_trace(d, check_tensors=False)
@@ -195,8 +234,8 @@ def main(argv=None) -> int:
                     help="KV-cache length seen by each decode step")
     args = ap.parse_args(argv)
     for c, builder in ((LLAMA3_8B, dense_ops), (QWEN25_7B, dense_ops), (DEEPSEEK_V3, deepseek_ops)):
-        for phase in ("prefill", "decode"):
-            if phase == "prefill":
+        for phase in ("prefill", "decode", "training"):
+            if phase in ("prefill", "training"):
                 T, S = args.prefill_tokens, 1
                 ctx = T
             else:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validate hifsim trace directories (schema hifsim-trace/1, see docs/traces.md).
+"""Validate hifsim trace directories (schemas hifsim-trace/1 and /2, see docs/traces.md).
 
     validate_trace.py TRACE_DIR [TRACE_DIR ...] [--no-tensors] [--no-hash] [--check-products]
 
@@ -8,8 +8,10 @@ recursively for trace directories. Each valid trace prints one "OK ..." line. Th
 problem prints ONE line "<manifest>: <field>: <reason>" on stderr and the exit code is 1
 (2 for bad command-line use).
 
-Checked: every field (presence, type, allowed values, unknown keys), M/N/K/batch against
-the tensor shapes, tensor files exist inside the trace directory, are little-endian
+The manifest is read by hifsim's own C++ reader (model/io/trace.cpp through hifsim._ext: the
+schema has one reader): every field (presence, type, allowed values, unknown keys, op kinds and
+operand roles). Checked here on top: M/N/K/batch against the tensor shapes, tensor files exist
+inside the trace directory, are little-endian
 float32 in C order (.npy) or F32 (.safetensors), contain no NaN/Inf, match their sha256
 when one is given, and (with --check-products) c_ref agrees with A.B^T within the FP32
 accumulation error bound.
@@ -20,35 +22,15 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import struct
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-SCHEMA = "hifsim-trace/1"
+SCHEMA = "hifsim-trace/2"      # training-step and training-shape traces (op kinds, operand roles)
+SCHEMA_V1 = "hifsim-trace/1"   # forward traces, as committed; still read (docs/traces.md section 2)
 MANIFEST = "trace.yaml"
-LINEAR_OPS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
-ATTENTION_OPS = ("attn_qk", "attn_pv")
-OPS = LINEAR_OPS + ATTENTION_OPS
-KINDS = ("captured", "shape-only")
-ARCHITECTURES = ("llama", "qwen2", "deepseek_v3")
-PHASES = ("prefill", "decode")
-TOKEN_SOURCES = ("text", "model-sample")
-MAX_DIM = 2**31 - 1
-NAME_RE = re.compile(r"^[A-Za-z0-9_.:\-]+$")
-SHA_RE = re.compile(r"^[0-9a-f]{64}$")
-
-TOP_KEYS = {"schema": True, "kind": True, "description": False, "model": True,
-            "capture": False, "shape": False, "checks": False, "provenance": False, "ops": True}
-MODEL_KEYS = {"name": True, "source": True, "revision": True, "architecture": True}
-CAPTURE_KEYS = {"script": True, "token_source": True, "text": False, "tokens": True,
-                "token_ids": True, "seed": True, "layers": True}
-SHAPE_KEYS = {"phase": True, "sequences": True, "tokens": True, "context": True, "config": True}
-OP_KEYS = {"name": True, "layer": True, "op": True, "M": True, "N": True, "K": True,
-           "batch": True, "repeat": False, "a": False, "b": False, "c_ref": False, "note": False}
-TENSOR_KEYS = {"file": True, "dtype": True, "sha256": False, "key": False}
 
 
 class TraceError(Exception):
@@ -59,8 +41,22 @@ class TraceError(Exception):
         super().__init__(f"{manifest}: {field}: {reason}")
 
 
-# ---------------------------------------------------------------------------------------
-# field helpers
+def read_manifest(trace_dir: str) -> Dict[str, Any]:
+    """The manifest as hifsim's C++ reader (model/io/trace.cpp, the schema's one reader) parsed
+    and validated it: every field, op kinds, operand roles and each tensor's expected file shape.
+    Its first problem becomes a TraceError with the same manifest, field and reason."""
+    from .. import _ext
+    manifest = os.path.join(trace_dir, MANIFEST)
+    try:
+        return json.loads(_ext.read_trace_json(manifest))
+    except _ext.Error as e:
+        msg = str(e)
+        rest = msg[len(manifest) + 2:] if msg.startswith(manifest + ": ") else msg
+        field, sep, reason = rest.partition(": ")
+        if not sep:
+            field, reason = "(file)", rest
+        raise TraceError(manifest, field, reason) from None
+
 
 class _Ctx:
     def __init__(self, manifest: str):
@@ -68,41 +64,6 @@ class _Ctx:
 
     def fail(self, field: str, reason: str):
         raise TraceError(self.manifest, field, reason)
-
-    def mapping(self, obj, field: str, keys: Dict[str, bool]) -> dict:
-        if not isinstance(obj, dict):
-            self.fail(field, f"must be a mapping, got {_tname(obj)}")
-        for k in obj:
-            if not isinstance(k, str):
-                self.fail(field, f"key {k!r} is not a string")
-            if k not in keys:
-                self.fail(f"{field}.{k}" if field else k,
-                          f"unknown field (allowed: {', '.join(keys)})")
-        for k, required in keys.items():
-            if required and k not in obj:
-                self.fail(f"{field}.{k}" if field else k, "required field is missing")
-        return obj
-
-    def string(self, obj, field: str, allowed=None, nonempty=True) -> str:
-        if not isinstance(obj, str):
-            self.fail(field, f"must be a string, got {_tname(obj)}")
-        if nonempty and not obj.strip():
-            self.fail(field, "must not be empty")
-        if allowed is not None and obj not in allowed:
-            self.fail(field, f"{obj!r} is not one of {', '.join(allowed)}")
-        return obj
-
-    def integer(self, obj, field: str, lo: int = 1, hi: int = MAX_DIM) -> int:
-        if isinstance(obj, bool) or not isinstance(obj, int):
-            self.fail(field, f"must be an integer, got {_tname(obj)} {obj!r}")
-        if obj < lo or obj > hi:
-            self.fail(field, f"{obj} is out of range [{lo}, {hi}]")
-        return obj
-
-
-def _tname(obj) -> str:
-    return {dict: "mapping", list: "list", str: "string", bool: "boolean", int: "integer",
-            float: "number", type(None): "null"}.get(type(obj), type(obj).__name__)
 
 
 # ---------------------------------------------------------------------------------------
@@ -205,30 +166,6 @@ def _find_text(trace_dir: str, rel: str) -> Optional[str]:
         d = parent
 
 
-def _unique_key_loader():
-    """A SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last one
-    silently, yaml-cpp the first: the same manifest would mean different things to the two
-    readers). hifsim's reader rejects duplicates the same way (model/io/yaml_input.cpp)."""
-    import yaml
-
-    class UniqueKeyLoader(yaml.SafeLoader):
-        pass
-
-    def mapping(loader, node, deep=False):
-        seen = {}
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} given twice (line {key_node.start_mark.line + 1}; "
-                                f"first at line {seen[key] + 1})", key_node.start_mark)
-            seen[key] = key_node.start_mark.line
-        return loader.construct_mapping(node, deep)
-
-    UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
-    return UniqueKeyLoader
-
-
 def _not_regular(path: str) -> str:
     """'' for a regular file (symlinks followed), else why not: a FIFO would block the read."""
     import stat
@@ -247,181 +184,46 @@ def validate_trace(trace_dir: str, check_tensors: bool = True, check_hash: bool 
                    check_products: bool = False) -> Dict[str, Any]:
     """Validate one trace directory; raise TraceError on the first problem.
 
+    The manifest is read by hifsim's C++ reader (read_manifest); this adds the checks of file
+    contents it does not make: the text file named by capture.text, every tensor file (inside the
+    trace, dtype, C order, shape, no NaN/Inf, sha256) and, with check_products, c_ref against A.B^T.
     Returns a summary {manifest, kind, ops, tensors, bytes}."""
-    import yaml
-
-    manifest = os.path.join(trace_dir, MANIFEST)
+    t = read_manifest(trace_dir)
+    manifest = t["manifest"]
     ctx = _Ctx(manifest)
-    why = _not_regular(manifest)
-    if why == "missing":
-        ctx.fail("(file)", "trace.yaml is missing")
-    if why:
-        ctx.fail("(file)", why)
-    try:
-        with open(manifest, "r", encoding="utf-8") as f:
-            doc = yaml.load(f, Loader=_unique_key_loader())
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        ctx.fail("(yaml)", f"parse error{where}: {problem}")
-    except UnicodeDecodeError as e:
-        ctx.fail("(file)", f"not UTF-8 text ({e.reason})")
-
-    if doc is None:
-        ctx.fail("(file)", "manifest is empty")
-    ctx.mapping(doc, "", TOP_KEYS)
-    if doc["schema"] != SCHEMA:
-        ctx.fail("schema", f"{doc['schema']!r} is not {SCHEMA!r}")
-    kind = ctx.string(doc["kind"], "kind", KINDS)
-    if "description" in doc:
-        ctx.string(doc["description"], "description")
-    for k in ("checks", "provenance"):
-        if k in doc and not isinstance(doc[k], dict):
-            ctx.fail(k, f"must be a mapping, got {_tname(doc[k])}")
-
-    model = ctx.mapping(doc["model"], "model", MODEL_KEYS)
-    ctx.string(model["name"], "model.name")
-    ctx.string(model["source"], "model.source")
-    rev = ctx.string(model["revision"], "model.revision")
-    ctx.string(model["architecture"], "model.architecture", ARCHITECTURES)
-    if kind == "captured" and not SHA_RE.match(rev):
-        ctx.fail("model.revision", "must be the sha256 (64 lowercase hex digits) of the weight file")
-
-    tokens = None
-    layers = None
-    if kind == "captured":
-        if "shape" in doc:
-            ctx.fail("shape", "only shape-only traces have a shape block")
-        if "capture" not in doc:
-            ctx.fail("capture", "required field is missing (kind is captured)")
-        cap = ctx.mapping(doc["capture"], "capture", CAPTURE_KEYS)
-        ctx.string(cap["script"], "capture.script")
-        src = ctx.string(cap["token_source"], "capture.token_source", TOKEN_SOURCES)
-        if src == "text":
-            if "text" not in cap:
-                ctx.fail("capture.text", "required when token_source is text")
-            rel = ctx.string(cap["text"], "capture.text")
-            if _find_text(trace_dir, rel) is None:
-                ctx.fail("capture.text", f"{rel} not found relative to the repository root")
-        elif "text" in cap and cap["text"] is not None:
-            ctx.fail("capture.text", "must be absent or null when token_source is model-sample")
-        tokens = ctx.integer(cap["tokens"], "capture.tokens")
-        ctx.integer(cap["seed"], "capture.seed", lo=0, hi=2**63 - 1)
-        ids = cap["token_ids"]
-        if not isinstance(ids, list):
-            ctx.fail("capture.token_ids", f"must be a list, got {_tname(ids)}")
-        if len(ids) != tokens:
-            ctx.fail("capture.token_ids", f"has {len(ids)} ids, capture.tokens is {tokens}")
-        for i, t in enumerate(ids):
-            ctx.integer(t, f"capture.token_ids[{i}]", lo=0)
-        lay = cap["layers"]
-        if not isinstance(lay, list) or not lay:
-            ctx.fail("capture.layers", "must be a non-empty list of layer indices")
-        for i, l in enumerate(lay):
-            ctx.integer(l, f"capture.layers[{i}]", lo=0)
-        if len(set(lay)) != len(lay):
-            ctx.fail("capture.layers", "has duplicate layer indices")
-        layers = set(lay)
-    else:
-        if "capture" in doc:
-            ctx.fail("capture", "only captured traces have a capture block")
-        if "shape" not in doc:
-            ctx.fail("shape", "required field is missing (kind is shape-only)")
-        shp = ctx.mapping(doc["shape"], "shape", SHAPE_KEYS)
-        ctx.string(shp["phase"], "shape.phase", PHASES)
-        ctx.integer(shp["sequences"], "shape.sequences")
-        ctx.integer(shp["tokens"], "shape.tokens")
-        ctx.integer(shp["context"], "shape.context")
-        ctx.string(shp["config"], "shape.config")
-
-    ops = doc["ops"]
-    if not isinstance(ops, list) or not ops:
-        ctx.fail("ops", "must be a non-empty list")
-    names = set()
+    if t["kind"] == "captured" and check_tensors:
+        text = _captured_text(manifest)
+        if text is not None and _find_text(trace_dir, text) is None:
+            ctx.fail("capture.text", f"{text} not found relative to the repository root")
     cache: Dict[Tuple[str, Optional[str]], np.ndarray] = {}
     n_tensors = 0
     n_bytes = 0
     hashed: Dict[str, str] = {}
-    for i, op in enumerate(ops):
-        f = f"ops[{i}]"
-        ctx.mapping(op, f, OP_KEYS)
-        name = ctx.string(op["name"], f + ".name")
-        if not NAME_RE.match(name):
-            ctx.fail(f + ".name", f"{name!r} may only use letters, digits and _ . : -")
-        if name in names:
-            ctx.fail(f + ".name", f"duplicate op name {name!r}")
-        names.add(name)
-        f = f"ops[{i}] ({name})"
-        layer = ctx.integer(op["layer"], f + ".layer", lo=0)
-        kind_op = ctx.string(op["op"], f + ".op", OPS)
-        M = ctx.integer(op["M"], f + ".M")
-        N = ctx.integer(op["N"], f + ".N")
-        K = ctx.integer(op["K"], f + ".K")
-        batch = ctx.integer(op["batch"], f + ".batch")
-        if "repeat" in op:
-            ctx.integer(op["repeat"], f + ".repeat")
-        if "note" in op:
-            ctx.string(op["note"], f + ".note")
-        has = [k for k in ("a", "b", "c_ref") if k in op]
-        if kind == "shape-only":
-            if has:
-                ctx.fail(f"{f}.{has[0]}", "shape-only traces carry no tensors")
+    for i, op in enumerate(t["ops"]):
+        f = f"ops[{i}] ({op['name']})"
+        if not check_tensors or t["kind"] != "captured":
             continue
-        # captured
-        for k in ("a", "b"):
-            if k not in op:
-                ctx.fail(f"{f}.{k}", "required field is missing (kind is captured)")
-        if layer not in layers:
-            ctx.fail(f + ".layer", f"layer {layer} is not listed in capture.layers")
-        if M != tokens:
-            ctx.fail(f + ".M", f"{M} != capture.tokens {tokens} (M is the token count)")
-        attn = kind_op in ATTENTION_OPS
-        if not attn and batch != 1:
-            ctx.fail(f + ".batch", f"{batch}: linear ops with tensors must have batch 1")
-        if attn:
-            want = {"a": (batch, M, K), "b": (batch, N, K), "c_ref": (batch, M, N)}
-            label = {"a": "[batch, M, K]", "b": "[batch, N, K]", "c_ref": "[batch, M, N]"}
-        else:
-            want = {"a": (M, K), "b": (N, K), "c_ref": (M, N)}
-            label = {"a": "[M, K]", "b": "[N, K]", "c_ref": "[M, N]"}
         arrays = {}
-        for k in has:
-            tf = f"{f}.{k}"
-            ref = ctx.mapping(op[k], tf, TENSOR_KEYS)
-            rel = ctx.string(ref["file"], tf + ".file")
-            ctx.string(ref["dtype"], tf + ".dtype", ("float32",))
-            if "sha256" in ref:
-                sha = ctx.string(ref["sha256"], tf + ".sha256")
-                if not SHA_RE.match(sha):
-                    ctx.fail(tf + ".sha256", "must be 64 lowercase hex digits")
-            key = None
-            if "key" in ref:
-                key = ctx.string(ref["key"], tf + ".key")
-            if os.path.isabs(rel) or "\\" in rel or ".." in rel.split("/"):
-                ctx.fail(tf + ".file", f"{rel!r} must be a relative path inside the trace directory")
-            is_npy = rel.endswith(".npy")
-            if not is_npy and not rel.endswith(".safetensors"):
-                ctx.fail(tf + ".file", f"{rel!r} must end in .npy or .safetensors")
-            if is_npy and key is not None:
-                ctx.fail(tf + ".key", "only .safetensors files take a key")
-            if not check_tensors:
+        for k in ("a", "b", "c_ref"):
+            if k not in op:
                 continue
+            ref = op[k]
+            rel, key = ref["file"], ref["key"] or None
             path = os.path.join(trace_dir, rel)
-            where = f"{tf}.file {rel}"
+            where = f"{f}.{k}.file {rel}"
             why = _not_regular(path)
             if why == "missing":
                 ctx.fail(where, "file does not exist (run scripts/capture/ensure_traces.sh)")
             if why:
                 ctx.fail(where, why)
-            # The lexical '..' check above is not enough: a symlink may point anywhere.
+            # The reader's lexical '..' check is not enough: a symlink may point anywhere.
             real_dir, real = os.path.realpath(trace_dir), os.path.realpath(path)
             if not real.startswith(real_dir + os.sep):
                 ctx.fail(where, f"resolves to {real!r}, outside the trace directory (symbolic link?)")
             ck = (rel, key)
             if ck not in cache:
                 try:
-                    arr = load_npy(path) if is_npy else load_safetensors(path, key)
+                    arr = load_npy(path) if rel.endswith(".npy") else load_safetensors(path, key)
                 except (TensorFileError, OSError) as e:
                     ctx.fail(where, str(e))
                 if not np.all(np.isfinite(arr)):
@@ -431,19 +233,39 @@ def validate_trace(trace_dir: str, check_tensors: bool = True, check_hash: bool 
                 n_tensors += 1
                 n_bytes += os.path.getsize(path)
             arr = cache[ck]
-            if arr.shape != want[k]:
-                ctx.fail(where, f"shape {tuple(arr.shape)}, expected {label[k]} = {want[k]}")
-            if "sha256" in ref and check_hash:
+            want = tuple(ref["file_shape"])
+            if arr.shape != want:
+                ctx.fail(where, f"shape {tuple(arr.shape)}, expected {_shape_label(op, k, ref)} = {want}")
+            if ref["sha256"] and check_hash:
                 if path not in hashed:
                     hashed[path] = sha256_file(path)
                 if hashed[path] != ref["sha256"]:
-                    ctx.fail(tf + ".sha256", f"{rel} hashes to {hashed[path][:16]}..., manifest "
+                    ctx.fail(f"{f}.{k}.sha256", f"{rel} hashes to {hashed[path][:16]}..., manifest "
                              f"says {ref['sha256'][:16]}... (tensors differ from the capture)")
-            arrays[k] = arr
-        if check_products and check_tensors and "c_ref" in arrays:
-            _check_product(ctx, f, arrays["a"], arrays["b"], arrays["c_ref"], K)
-    return {"manifest": manifest, "kind": kind, "ops": len(ops), "tensors": n_tensors,
-            "bytes": n_bytes}
+            # The operand as the GEMM uses it (a transposed file holds its transpose).
+            arrays[k] = np.swapaxes(arr, -1, -2) if ref["transposed"] else arr
+        if check_products and "c_ref" in arrays:
+            _check_product(ctx, f, arrays["a"], arrays["b"], arrays["c_ref"], op["K"])
+    return {"manifest": manifest, "kind": t["kind"], "ops": len(t["ops"]), "tensors": n_tensors,
+            "bytes": n_bytes, "schema": t["schema"]}
+
+
+def _shape_label(op: Dict[str, Any], which: str, ref: Dict[str, Any]) -> str:
+    dims = {"a": ["M", "K"], "b": ["N", "K"], "c_ref": ["M", "N"]}[which]
+    if ref["transposed"]:
+        dims = dims[::-1]
+    if op["kind"] in ("attn_fwd", "attn_bwd"):
+        dims = ["batch"] + dims
+    return "[" + ", ".join(dims) + "]" + (" (transposed)" if ref["transposed"] else "")
+
+
+def _captured_text(manifest: str) -> Optional[str]:
+    """capture.text of a manifest the C++ reader accepted (None for model-sampled tokens)."""
+    import yaml
+    with open(manifest, "r", encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+    cap = doc.get("capture") or {}
+    return cap.get("text") if cap.get("token_source") == "text" else None
 
 
 def _check_product(ctx: _Ctx, field: str, a, b, c, K: int) -> None:

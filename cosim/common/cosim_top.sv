@@ -83,7 +83,7 @@ module cosim_top #(
       HIF8_DOT:            per_group = (SWEEP != 0) ? 3 : 4;
       BF16_DOT64:          per_group = 1;
       SPARSE_RESIDUAL_ADD: per_group = 1;
-      HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 2;
+      HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 3;
       default: per_group = 1;
     endcase
   endfunction
@@ -186,6 +186,7 @@ module cosim_top #(
           case (i)
             0:       p_of = 0;  // ELEM_RNE=0;CMP_BF16=0;INF_TO_NAN=0, STAGES 4
             1:       p_of = 7;  // ELEM_RNE=1;CMP_BF16=1;INF_TO_NAN=1, STAGES 4
+            2:       p_of = 8;  // ASCEND_A6=1, STAGES 4
             default: p_of = 0;
           endcase
         end else begin
@@ -252,7 +253,8 @@ module cosim_top #(
         .r(in[0 +: 224]), .w(in[224 +: 288]), .acc_start(in[512]), .init_value(in[544 +: 32]),
         .out_dot(o[OW*i +: 32]), .out_acc(o[OW*i + 32 +: 32]), .acc(o[OW*i + 64 +: 32]));
     end else if (UNIT == HIF4_QUANTIZER) begin : g_unit
-      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN(P >> 2))
+      hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN((P >> 2) & 1),
+                       .ASCEND_A6(P >> 3))
         u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
         .x(in), .unit(o[OW*i +: 288]));

@@ -38,7 +38,7 @@ RTL_DEFAULTS = {
     "bf16_dot64": {"W": "64", "STICKY": "1", "STAGES": "3"},
     "fp32_acc": {"MANT_BITS": "23", "ROUND_RZ": "0"},
     "sparse_residual_add": {"STAGES": "3", "MANT_BITS": "23", "ROUND_RZ": "0"},
-    "hif4_quantizer": {"STAGES": "3", "ELEM_RNE": "0", "CMP_BF16": "0", "INF_TO_NAN": "0"},
+    "hif4_quantizer": {"STAGES": "3", "ELEM_RNE": "0", "CMP_BF16": "0", "INF_TO_NAN": "0", "ASCEND_A6": "0"},
 }
 # ---- END generated from the unit catalog
 

@@ -1,0 +1,49 @@
+"""The formal jobs (docs/formal.md): what is proven, on which RTL, by which method.
+
+A job: top (the miter or property wrapper), rtl (files of rtl/, compile order), formal (files
+of formal/), params (chparam of the top), method (cec | pdr | sim, formal/prove.py) and label
+(`formal`: the default suite; `formal-long`: the slow ones). Names: <group>.<case>; the mutants
+each must refute are in formal/mutants.py (KILLS, matched on the name).
+"""
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+PKG = ["hifsim_pkg.sv"]
+JOBS = {}
+
+
+def job(name, top, rtl, formal, method, label, params=None, **extra):
+    JOBS[name] = dict(top=top, rtl=rtl, formal=formal, method=method, label=label, params=params or {}, **extra)
+
+
+# ---- hifsim_round_fp32 for every parameter set the units instantiate (formal/round_params.txt,
+# kept equal to the units by test formal.round_params) against ref_round (IEEE RNE).
+def _round_sets():
+    for line in open(os.path.join(_HERE, "round_params.txt")):
+        line = line.split("#")[0].strip()
+        if line:
+            ws, we, mag, lo, hi = (int(v) for v in line.split("   ")[0].split())
+            yield ws, we, mag, lo, hi, line.split("   ", 1)[1].strip()
+
+
+LONG_ROUND_WS = 64   # sets wider than this take minutes: formal-long
+for ws, we, mag, lo, hi, users in _round_sets():
+    exact = mag < ws
+    tag = "hif4_exact" if (exact and ws == 23) else ("sp_exact" if exact else f"ws{ws}_we{we}")
+    job(f"round.{tag}", "round_miter", PKG + ["hifsim_round_fp32.sv"], ["ref/ref_round.sv", "round/round_miter.sv"],
+        "cec", "formal-long" if ws > LONG_ROUND_WS else "formal",
+        dict(WS=ws, WE=we, MAG_BITS=mag, LSB_EXP_MIN=lo, LSB_EXP_MAX=hi), users=users)
+# the module's defaults (no unit uses them; the widest general case cheaply)
+job("round.full_ws32_we11", "round_miter", PKG + ["hifsim_round_fp32.sv"], ["ref/ref_round.sv", "round/round_miter.sv"],
+    "cec", "formal", dict(WS=32, WE=11), users="module defaults")
+
+# ---- hifsim_fp_add (fp32_acc, sparse_residual_add) for every (MANT_BITS, ROUND_RZ) in use
+for m, rz, label in [(23, 0, "formal-long"), (23, 1, "formal-long"), (10, 1, "formal-long"),
+                     (13, 1, "formal-long"), (1, 0, "formal"), (1, 1, "formal")]:
+    job(f"fpadd.m{m}_{'rz' if rz else 'rne'}", "fpadd_miter", PKG + ["hifsim_fp_add.sv"],
+        ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec", label,
+        dict(MANT_BITS=m, ROUND_RZ=rz))
+
+# ---- the element decoders of hifsim_pkg, every code (exhaustive = proof)
+for d in ("e2m1", "e4m3", "e5m2", "hif8", "bf16"):
+    job(f"dec.{d}", None, PKG, [], "sim", "formal", decoder=d)

@@ -12,6 +12,16 @@ PKG = ["hifsim_pkg.sv"]
 JOBS = {}
 
 
+# The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
+KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws23_we11", "round.hif4_exact",
+                "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
+                "ctrl.hif4_dot64.stages0", "hif4.s6_tail", "fpadd.m1_rne"}
+
+
+def kill_label(name):
+    return "formal" if name in KILL_DEFAULT else "formal-long"
+
+
 def job(name, top, rtl, formal, method, label, params=None, **extra):
     JOBS[name] = dict(top=top, rtl=rtl, formal=formal, method=method, label=label, params=params or {}, **extra)
 
@@ -47,3 +57,26 @@ for m, rz, label in [(23, 0, "formal-long"), (23, 1, "formal-long"), (10, 1, "fo
 # ---- the element decoders of hifsim_pkg, every code (exhaustive = proof)
 for d in ("e2m1", "e4m3", "e5m2", "hif8", "bf16"):
     job(f"dec.{d}", None, PKG, [], "sim", "formal", decoder=d)
+
+# ---- control: latency = STAGES, valid/ready protocol, reset (formal/ctrl/handshake_props.sv),
+# every unit at every STAGES value, unbounded (ABC pdr)
+CTRL_UNITS = [("hif4_dot64", {}, range(6)), ("nvfp4_dot64", {}, range(6)), ("sparse_residual_add", {}, range(6)),
+              ("mxfp4_dot64", {}, range(5)), ("mxfp8_dot32", {"E5M2": 0}, range(4)),
+              ("hif4_quantizer", {}, range(5)), ("hif8_dot", {"N": 16, "W": 24, "STICKY": 0}, range(5)),
+              ("bf16_dot64", {"W": 16, "STICKY": 0}, range(5))]
+for unit, extra, stages in CTRL_UNITS:
+    for s in stages:
+        job(f"ctrl.{unit}.stages{s}", "ctrl_top", [], ["ctrl/handshake_props.sv"], "pdr", "formal",
+            unit=unit, unit_params=dict(extra, STAGES=s))
+
+# ---- fp32_acc control: clear > init > add priority, reset, register format (formal/ctrl/acc_props.sv)
+for m, rz in [(23, 0), (10, 1), (1, 0), (13, 1)]:
+    job(f"acc.m{m}_{'rz' if rz else 'rne'}", "acc_props", PKG + ["hifsim_fp_add.sv", "fp32_acc.sv"],
+        ["ctrl/acc_props.sv"], "pdr", "formal", dict(MANT_BITS=m, ROUND_RZ=rz))
+
+# ---- hif4_dot64: the whole datapath against the HiF4 definition (formal-long: solver time), and
+# the tail s2..s7 against its stage contract (the I x SS width)
+job("hif4.dot_full", "hif4_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv", "hif4_dot64.sv"],
+    ["ref/ref_round.sv", "ref/ref_hif4_dot.sv", "hif4/hif4_miter.sv"], "cec", "formal-long")
+job("hif4.s6_tail", "tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"],
+    ["ref/ref_round.sv", "hif4/tail_miter.sv"], "cec", "formal")

@@ -45,10 +45,12 @@ NEW = {
 
 # job name (regex) -> mutant ids it must refute
 KILLS = [
-    (r"^round\.", ["round.ties_to_odd", "round.ties_away", "round.sticky_stuck_0", "round.guard_position",
-                   "formal.round_ovf_off_by_one"]),
-    (r"^round\.(ws55|ws42|ws70|bf16|full)", ["round.subnormal_boundary", "round.subnormal_quantum",
-                                             "formal.round_subnormal_carry_lost"]),
+    # every rounding set (the exact ones build g_exact, where these lines do not exist)
+    (r"^round\.(ws|full)", ["round.ties_to_odd", "round.ties_away", "round.sticky_stuck_0", "round.guard_position"]),
+    # overflow and subnormal: reachable where lsb_exp spans WE = 11 bits (not at nvfp4's WE = 6,
+    # L in [-32, 31]: leading-bit exponent -32 .. 80, never subnormal, never overflowing)
+    (r"^round\.(ws\d+_we11|full)", ["formal.round_ovf_off_by_one", "round.subnormal_boundary", "round.subnormal_quantum",
+                                    "formal.round_subnormal_carry_lost"]),
     (r"^round\.hif4_exact", ["h4.exp_bias", "h4.no_abs", "h4.frac_shift"]),
     (r"^fpadd\.", ["fpadd.ties_away", "fpadd.sticky_stuck_0", "fpadd.clamp_26", "fpadd.lz_limit",
                    "fpadd.exp_plus_two", "fpadd.zero_sign_or", "fpadd.guard_position",
@@ -57,7 +59,20 @@ KILLS = [
     (r"^fpadd\.m(1|10)_", ["fpadd.no_mantissa_mask"]),
     (r"^fpadd\.m1_rne", ["formal.fpadd_m1_tie_lsb"]),
     (r"^acc\.", ["acc.init_beats_clear", "acc.add_beats_init"]),
-    (r"^hif4\.s6", ["formal.h4_big_width_cut"]),
+    (r"^ctrl\.hif4_dot64\.stages1$", ["h4.cut_s4_missing_at_1"]),
+    (r"^ctrl\.hif4_dot64\.stages4$", ["h4.cut_s7_at_4"]),
+    (r"^ctrl\.hif4_dot64\.stages3$", ["pipe.no_pass_through", "pipe.valid_never_clears"]),
+    (r"^ctrl\.hif4_dot64\.stages0$", ["pipe.wire_ignores_ready"]),
+    (r"^ctrl\.nvfp4_dot64\.stages2$", ["nv.cut_s6_at_3"]),
+    (r"^ctrl\.nvfp4_dot64\.stages4$", ["nv.cut_s1_at_5"]),
+    (r"^ctrl\.mxfp4_dot64\.stages1$", ["mx4.cut_s2_at_2"]),
+    (r"^ctrl\.mxfp4_dot64\.stages3$", ["mx4.cut_s4b_at_3"]),
+    (r"^ctrl\.mxfp8_dot32\.stages2$", ["mx8.cut_s1_at_3"]),
+    (r"^ctrl\.(hif8_dot|bf16_dot64)\.stages3$", ["ad.cut_s2_at_4"]),
+    (r"^ctrl\.sparse_residual_add\.stages5$", ["sp.cut_s7_missing"]),
+    (r"^ctrl\.hif4_quantizer\.stages1$", ["q.cut_q2_missing_at_1"]),
+    (r"^hif4\.", ["formal.h4_big_width_cut"]),
+    (r"^hif4\.dot_full", ["h4.l3_group_index", "h4.sign_or", "h4.exp_offset", "h4.ss_operand_repeated", "h4.nan_needs_both"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Formal checks of the RTL (docs/formal.md): one job of formal/jobs.py, or a mutant of it.
 
-  prove.py list [--label formal|formal-long]      the jobs (name, label, method)
+  prove.py list [--label formal|formal-long]      the jobs: name, label, label of its mutant
+                                                  check (- when it has no mutant), method
   prove.py run JOB [--mutant ID] [--timeout S]    prove JOB on rtl/ (or on a copy with mutant ID
                                                   of formal/mutants.py applied); exit 0 proven,
                                                   1 refuted (counterexample), 2 unknown / error
@@ -56,14 +57,25 @@ def ysval(v):
 
 
 def yosys_aig(job, rtl_dir, tmp):
-    srcs = [os.path.join(rtl_dir, f) for f in job["rtl"]] + [os.path.join(HERE, f) for f in job["formal"]]
+    rtl = job["rtl"]
+    formal = [os.path.join(HERE, f) for f in job["formal"]]
+    if job.get("unit"):  # a control job: the unit's own file list, the generated property wrapper
+        import ctrl_wrap
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        from mutate_rtl import list_sources
+        rtl = list_sources(os.path.join(rtl_dir, job["unit"] + ".f"))
+        wrap = os.path.join(tmp, "ctrl_top.sv")
+        text = open(os.path.join(rtl_dir, job["unit"] + ".sv")).read()
+        open(wrap, "w").write(ctrl_wrap.wrapper(job["unit"], text, job["unit_params"]))
+        formal.append(wrap)
+    srcs = [os.path.join(rtl_dir, f) for f in rtl] + formal
     # a negative value as 32-bit two's complement (chparam does not parse a leading minus)
     chparam = "".join(f"chparam -set {k} {ysval(v)} {job['top']}; " for k, v in job.get("params", {}).items())
     aig = os.path.join(tmp, "job.aig")
     script = (f"read_verilog -sv -formal {' '.join(srcs)}; {chparam}"
-              f"prep -top {job['top']}; flatten; opt -fast; "
+              f"prep -top {job['top']}; flatten; opt -fast; techmap; opt -fast; "
               + ("async2sync; dffunmap; " if job["method"] == "pdr" else "")
-              + "techmap; opt -fast; setundef -undriven -zero; aigmap; opt_clean; "
+              + "setundef -undriven -zero; aigmap; opt_clean; "
               f"write_aiger -zinit {aig}")
     r = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
     if r.returncode != 0:
@@ -134,7 +146,8 @@ def main():
     if a.cmd == "list":
         for n, j in jobs_mod.JOBS.items():
             if not a.label or j["label"] == a.label:
-                print(f"{n:40s} {j['label']:12s} {j['method']}")
+                kill = jobs_mod.kill_label(n) if mutants_mod.for_job(n) else "-"
+                print(f"{n:40s} {j['label']:12s} {kill:12s} {j['method']}")
         return 0
     if a.cmd == "mutants":
         for m in mutants_mod.for_job(a.job):

@@ -13,9 +13,9 @@ JOBS = {}
 
 
 # The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
-KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws23_we11", "round.hif4_exact",
+KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
-                "ctrl.hif4_dot64.stages0", "hif4.s6_tail", "fpadd.m1_rne"}
+                "ctrl.hif4_dot64.stages0", "hif4.s6_tail", "fpadd.m1_rne.mid"}
 
 
 def kill_label(name):
@@ -47,12 +47,17 @@ for ws, we, mag, lo, hi, users in _round_sets():
 job("round.full_ws32_we11", "round_miter", PKG + ["hifsim_round_fp32.sv"], ["ref/ref_round.sv", "round/round_miter.sv"],
     "cec", "formal", dict(WS=32, WE=11), users="module defaults")
 
-# ---- hifsim_fp_add (fp32_acc, sparse_residual_add) for every (MANT_BITS, ROUND_RZ) in use
-for m, rz, label in [(23, 0, "formal-long"), (23, 1, "formal-long"), (10, 1, "formal-long"),
-                     (13, 1, "formal-long"), (1, 0, "formal"), (1, 1, "formal")]:
-    job(f"fpadd.m{m}_{'rz' if rz else 'rne'}", "fpadd_miter", PKG + ["hifsim_fp_add.sv"],
-        ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec", label,
-        dict(MANT_BITS=m, ROUND_RZ=rz))
+# ---- hifsim_fp_add (fp32_acc, sparse_residual_add) for every (MANT_BITS, ROUND_RZ) in use, in three
+# exponent windows of 32 binades (ref_fp_add.sv: the full 280-bit miter did not elaborate in time):
+# lo = fields 1..33 (subnormal results, the subnormal/normal carry), mid = 100..132, hi = 222..254
+# (overflow to Inf / the largest finite value); NaN and Inf operands in every window.
+FPADD_WINDOWS = {"lo": 0, "mid": 100, "hi": 222}
+for m, rz in [(23, 0), (23, 1), (10, 1), (13, 1), (1, 0), (1, 1)]:
+    for w, base in FPADD_WINDOWS.items():
+        label = "formal" if (m, rz, w) in {(1, 0, "mid"), (1, 0, "lo")} else "formal-long"
+        job(f"fpadd.m{m}_{'rz' if rz else 'rne'}.{w}", "fpadd_miter", PKG + ["hifsim_fp_add.sv"],
+            ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec", label,
+            dict(MANT_BITS=m, ROUND_RZ=rz, EBASE=base, EWIN=32))
 
 # ---- the element decoders of hifsim_pkg, every code (exhaustive = proof)
 for d in ("e2m1", "e4m3", "e5m2", "hif8", "bf16"):
@@ -64,9 +69,14 @@ CTRL_UNITS = [("hif4_dot64", {}, range(6)), ("nvfp4_dot64", {}, range(6)), ("spa
               ("mxfp4_dot64", {}, range(5)), ("mxfp8_dot32", {"E5M2": 0}, range(4)),
               ("hif4_quantizer", {}, range(5)), ("hif8_dot", {"N": 16, "W": 24, "STICKY": 0}, range(5)),
               ("bf16_dot64", {"W": 16, "STICKY": 0}, range(5))]
+# In the default suite: every hif4_dot64 depth and, for the other units, the depths a cut mutant
+# targets (their Yosys elaboration costs 5-20 s each); the rest formal-long.
+CTRL_DEFAULT = {("nvfp4_dot64", 2), ("nvfp4_dot64", 4), ("mxfp4_dot64", 1), ("mxfp4_dot64", 3), ("mxfp8_dot32", 2),
+                ("hif8_dot", 3), ("bf16_dot64", 3), ("sparse_residual_add", 5), ("hif4_quantizer", 1)}
 for unit, extra, stages in CTRL_UNITS:
     for s in stages:
-        job(f"ctrl.{unit}.stages{s}", "ctrl_top", [], ["ctrl/handshake_props.sv"], "pdr", "formal",
+        label = "formal" if unit == "hif4_dot64" or (unit, s) in CTRL_DEFAULT else "formal-long"
+        job(f"ctrl.{unit}.stages{s}", "ctrl_top", [], ["ctrl/handshake_props.sv"], "pdr", label,
             unit=unit, unit_params=dict(extra, STAGES=s))
 
 # ---- fp32_acc control: clear > init > add priority, reset, register format (formal/ctrl/acc_props.sv)

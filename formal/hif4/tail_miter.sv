@@ -1,5 +1,7 @@
 // tail_miter: the HiF4 tail (s2..s7 of hif4_dot64, rtl/hif4_dot_tail.sv, combinational) against
-// its stage contract from docs/datapath.md section 1, for every input the front end can give:
+// its stage contracts from docs/datapath.md section 1 (in their stage order: group sums, shift,
+// total, I x SS, exact FP32 -- written in 40-bit integers, the multiply and the rounding from
+// the contract, not from the RTL), for every input the front end can give:
 //   products p[k] in [-196, 196] (|a| <= 14 each), SS = (4+MA)(4+MB) in [16, 49] and
 //   X = EA + EB - 104 in [-104, 22]:
 //   I = sum over groups i of (sum of p[8i..8i+7]) * 2^(E1_8A[i] + E1_8B[i]); big = I * SS;
@@ -18,12 +20,16 @@ module tail_miter (
   logic signed [39:0] i_sum, big;
   logic [31:0] rounded;
   always_comb begin
-    logic signed [39:0] p;
+    logic signed [39:0] p, grp;
     i_sum = '0;
-    for (int k = 0; k < 64; k++) begin
-      p = 40'($signed(prod[9*k +: 9]));
-      assume (p >= -196 && p <= 196);
-      i_sum = i_sum + (p <<< (e18[k/8] + e18[8 + k/8]));
+    for (int i = 0; i < 8; i++) begin
+      grp = '0;                                   // s2: P[i] = sum of p[8i..8i+7]
+      for (int k = 8*i; k < 8*i + 8; k++) begin
+        p = 40'($signed(prod[9*k +: 9]));
+        assume (p >= -196 && p <= 196);
+        grp = grp + p;
+      end
+      i_sum = i_sum + (grp <<< (2'(e18[i]) + 2'(e18[8 + i])));  // s3, s4: I = sum of P[i] << (E1_8A + E1_8B)
     end
     big = i_sum * $signed({34'd0, side[5:0]});
     assume (side[5:0] >= 16 && side[5:0] <= 49);

@@ -12,10 +12,11 @@ RTL (docs/formal.md, "Gate-level equivalence"). One step of the flow, run after 
 Gold: the RTL (read_verilog -sv, chparam, prep -flatten, async2sync: the flow's own treatment of
 the valid bits' asynchronous reset). Gate: the netlist with the Liberty's cell functions
 (read_liberty without -lib: each cell becomes its Boolean function, dfxtp_1 a D flip-flop).
-Yosys builds the miter (miter -equiv -flatten: every output compared) and an AIG with every flop
-starting at 0 in both designs; ABC `dprove` proves it: for a combinational unit that is a CEC,
-for a pipelined one register correspondence (scorr) and induction, so registers need not keep
-their names. Prints `gate_equiv: M PARAMS equivalent|NOT EQUIVALENT|UNKNOWN (seconds)`; exit 0 /
+The miter (_wrapper) drives both with the same inputs, holds rst_n low in the first cycle and
+asserts every output equal from the second (data outputs of a unit with out_valid only while it
+is high: its data registers are not reset); Yosys writes it as an AIG and ABC `dprove` proves it:
+for a combinational unit that is a CEC, for a pipelined one register correspondence (scorr) and
+induction, so the mapped flops need not keep their names or polarity. Prints `gate_equiv: M PARAMS equivalent|NOT EQUIVALENT|UNKNOWN (seconds)`; exit 0 /
 1 / 2; FlowError-style message naming the file on a tool failure.
 """
 import argparse
@@ -35,33 +36,69 @@ def _chparam(module, params):
                    for kv in params.split(";") if kv and kv != "-")
 
 
+def _wrapper(ports):
+    """The miter: gold and gate on the same inputs; rst_n forced low in the first cycle (both start
+    from reset, whatever their flops' initial contents); every output equal, except that the
+    data outputs of a unit with out_valid are compared only while out_valid is high (its data
+    registers are not reset, so their content before the first result is not a value)."""
+    ins = [(n, w) for n, (d, w) in ports.items() if d == "input"]
+    outs = [(n, w) for n, (d, w) in ports.items() if d == "output"]
+    lines = ["module gate_equiv_top ("]
+    lines.append(",\n".join(f"  input logic [{w - 1}:0] {n}" for n, w in ins))
+    lines.append(");")
+    lines.append("  logic first = 1'b1;")
+    lines.append("  always_ff @(posedge clk) first <= 1'b0;")
+    for side in ("gold", "gate"):
+        for n, w in outs:
+            lines.append(f"  logic [{w - 1}:0] {side}_{n};")
+        conn = [f".{n}({'rst_n & ~first' if n == 'rst_n' else n})" for n, _ in ins]
+        conn += [f".{n}({side}_{n})" for n, _ in outs]
+        lines.append(f"  {side} u_{side} ({', '.join(conn)});")
+    has_valid = any(n == "out_valid" for n, _ in outs)
+    lines.append("  always_comb begin")
+    lines.append("    if (!first) begin")
+    for n, _ in outs:
+        data = has_valid and n not in ("out_valid", "in_ready")
+        cond = "gold_out_valid && " if data else ""
+        lines.append(f"      if ({cond}1'b1) assert (gold_{n} == gate_{n});")
+    lines.append("    end")
+    lines.append("  end")
+    lines.append("endmodule")
+    return "\n".join(lines) + "\n"
+
+
 def prove(lib, module, sources, params, netlist, timeout=1800):
     """(verdict, seconds, log tail): verdict 'equivalent', 'NOT EQUIVALENT' or 'UNKNOWN'."""
     t0 = time.time()
     srcs = " ".join(os.path.join(ROOT, "rtl", s) for s in sources.split())
     with tempfile.TemporaryDirectory(prefix="hifsim-gate-equiv-") as tmp:
-        aig = os.path.join(tmp, "miter.aig")
+        gold, js, wrap, aig = (os.path.join(tmp, f) for f in ("gold.il", "gold.json", "top.sv", "miter.aig"))
+        y = subprocess.run(["yosys", "-q", "-p",
+                            f"read_verilog -sv {srcs}; {_chparam(module, params)}prep -flatten -top {module}; "
+                            f"async2sync; rename {module} gold; write_rtlil {gold}; write_json {js}"],
+                           capture_output=True, text=True)
+        if y.returncode != 0:
+            return "UNKNOWN", time.time() - t0, f"{sources}: yosys failed on the RTL: " + (y.stdout + y.stderr)[-1500:]
+        ports = {n: (p["direction"], len(p["bits"])) for n, p in json.load(open(js))["modules"]["gold"]["ports"].items()}
+        with open(wrap, "w") as f:
+            f.write(_wrapper(ports))
         script = (
-            f"read_verilog -sv {srcs}; {_chparam(module, params)}prep -flatten -top {module}; async2sync; "
-            f"rename {module} gold; design -stash gold; "
             f"read_liberty -ignore_miss_func {lib}; read_verilog {netlist}; hierarchy -top {module}; "
-            f"flatten; rename {module} gate; design -stash gate; "
-            f"design -copy-from gold -as gold gold; design -copy-from gate -as gate gate; "
-            f"miter -equiv -flatten -make_assert gold gate miter; hierarchy -top miter; "
-            f"opt -fast; techmap; opt -fast; async2sync; dffunmap; setundef -undriven -zero; aigmap; opt_clean; "
-            f"write_aiger -zinit {aig}")
+            f"rename {module} gate; read_rtlil {gold}; read_verilog -sv -formal {wrap}; "
+            f"prep -top gate_equiv_top; flatten; opt -fast; techmap; opt -fast; async2sync; dffunmap; "
+            f"setundef -undriven -zero; aigmap; opt_clean; write_aiger -zinit {aig}")
         y = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
         if y.returncode != 0:
             return "UNKNOWN", time.time() - t0, f"{netlist}: yosys failed: " + (y.stdout + y.stderr)[-1500:]
         try:
-            a = subprocess.run(["yosys-abc", "-c", f"read_aiger {aig}; dprove"], capture_output=True, text=True,
+            a = subprocess.run(["yosys-abc", "-c", f"read_aiger {aig}; fold; dprove"], capture_output=True, text=True,
                                timeout=timeout)
         except subprocess.TimeoutExpired:
             return "UNKNOWN", time.time() - t0, f"dprove did not finish in {timeout} s"
         out = a.stdout + a.stderr
         if re.search(r"UNSATISFIABLE|Networks are equivalent|Property proved", out):
             return "equivalent", time.time() - t0, out[-600:]
-        if re.search(r"SATISFIABLE|NOT EQUIVALENT|asserted|Counter-example", out):
+        if re.search(r"SATISFIABLE|NOT EQUIVALENT|not equivalent|asserted|Counter-example", out):
             return "NOT EQUIVALENT", time.time() - t0, out[-1500:]
         return "UNKNOWN", time.time() - t0, out[-1500:]
 

@@ -15,7 +15,7 @@ JOBS = {}
 # The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
-                "ctrl.hif4_dot64.stages0", "hif4.s6_tail", "fpadd.m1_rne.mid"}
+                "ctrl.hif4_dot64.stages0"}
 
 
 def kill_label(name):
@@ -54,7 +54,9 @@ job("round.full_ws32_we11", "round_miter", PKG + ["hifsim_round_fp32.sv"], ["ref
 FPADD_WINDOWS = {"lo": 0, "mid": 100, "hi": 222}
 for m, rz in [(23, 0), (23, 1), (10, 1), (13, 1), (1, 0), (1, 1)]:
     for w, base in FPADD_WINDOWS.items():
-        label = "formal" if (m, rz, w) in {(1, 0, "mid"), (1, 0, "lo")} else "formal-long"
+        # formal-long: ABC's `fold` asserts (Abc_AigFree) on these AIGs and the `&fold` route did not
+        # answer in the time measured (docs/formal.md): not closed yet
+        label = "formal-long"
         job(f"fpadd.m{m}_{'rz' if rz else 'rne'}.{w}", "fpadd_miter", PKG + ["hifsim_fp_add.sv"],
             ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec", label,
             dict(MANT_BITS=m, ROUND_RZ=rz, EBASE=base, EWIN=32))
@@ -89,4 +91,4 @@ for m, rz in [(23, 0), (10, 1), (1, 0), (13, 1)]:
 job("hif4.dot_full", "hif4_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv", "hif4_dot64.sv"],
     ["ref/ref_round.sv", "ref/ref_hif4_dot.sv", "hif4/hif4_miter.sv"], "cec", "formal-long")
 job("hif4.s6_tail", "tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"],
-    ["ref/ref_round.sv", "hif4/tail_miter.sv"], "cec", "formal")
+    ["ref/ref_round.sv", "hif4/tail_miter.sv"], "cec", "formal-long")

@@ -114,6 +114,8 @@ def run_job(name, mutant_id=None, timeout=600, verbose=False):
                 verdict, log = run_sim(job, rtl_dir, tmp)
             else:
                 aig = yosys_aig(job, rtl_dir, tmp)
+                if os.environ.get("HIFSIM_FORMAL_KEEP_AIG"):  # debugging: keep the AIG the solver got
+                    shutil.copy(aig, os.environ["HIFSIM_FORMAL_KEEP_AIG"])
                 verdict, log = run_abc(job, aig, timeout)
         except subprocess.TimeoutExpired:
             verdict, log = "UNKNOWN", f"timeout after {timeout} s"

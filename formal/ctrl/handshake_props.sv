@@ -3,7 +3,7 @@
 //
 //   latency   out_ready high implies in_ready high; when out_ready was high in each of the last
 //             STAGES cycles, out_valid is exactly the accepted input (in_valid && in_ready) of
-//             STAGES cycles earlier (combinationally at STAGES 0)
+//             STAGES cycles earlier (at STAGES 0: out_valid = in_valid, below)
 //   protocol  the items inside (accepted in - delivered out) never go below
 //             0 (no output without an input) or above STAGES (no item duplicated or lost in a
 //             register), out_valid implies an item inside, and at STAGES 0 the unit is wires
@@ -47,7 +47,7 @@ module handshake_props #(
     if (first) assume (!rst_n);
     if (!first && rst_n) begin
       if (out_ready) assert (in_ready);
-      if (STAGES == 0 || &ready_hist[(STAGES > 0) ? STAGES - 1 : 0 : 0]) assert (out_valid == accepted_stages_ago);
+      if (STAGES > 0 && &ready_hist[(STAGES > 0) ? STAGES - 1 : 0 : 0]) assert (out_valid == accepted_stages_ago);
       if (STAGES == 0) begin
         assert (out_valid == in_valid);
         assert (in_ready == out_ready);

@@ -16,6 +16,9 @@ def ports(sv_text, module):
 
 def wrapper(unit, sv_text, params):
     ps = ports(sv_text, unit)
+    # a width written with the unit's parameters ([8*N-1:0]) gets the job's values
+    for k, v in params.items():
+        ps = [(d, re.sub(r"\b%s\b" % k, str(v), w), n) for d, w, n in ps]
     decl, conn = [], []
     for d, w, n in ps:
         conn.append(f".{n}({n})")

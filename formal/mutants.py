@@ -39,7 +39,8 @@ NEW = {
     "formal.h4_big_width_cut": dict(
         file="hif4_dot_tail.sv",
         find="s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));",
-        replace="s6_big = WBIG'($signed(WBIG'($signed((WBIG-1)'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss)))))));",
+        replace="s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));\n"
+                "    s6_big[WBIG-1] = s6_big[WBIG-2];",
         what="hif4 s6: I x SS kept in WBIG-1 bits (sign-extended back): one bit cut"),
 }
 

@@ -88,7 +88,9 @@ def run_abc(job, aig, timeout):
         cmd = f"read_aiger {aig}; fold; dprove"
     else:  # pdr: constraints folded in, then IC3
         cmd = f"read_aiger {aig}; fold; strash; pdr -T {int(timeout)}"
-    r = subprocess.run(["yosys-abc", "-c", cmd], capture_output=True, text=True, timeout=timeout + 30)
+    # cwd: dprove writes an unsolved miter (sm01.aig) into the working directory
+    r = subprocess.run(["yosys-abc", "-c", cmd], capture_output=True, text=True, timeout=timeout + 30,
+                       cwd=os.path.dirname(aig))
     out = r.stdout + r.stderr
     if re.search(r"UNSATISFIABLE|Property proved|Networks are equivalent", out):
         return "proven", out

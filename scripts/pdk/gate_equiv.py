@@ -91,8 +91,9 @@ def prove(lib, module, sources, params, netlist, timeout=1800):
         if y.returncode != 0:
             return "UNKNOWN", time.time() - t0, f"{netlist}: yosys failed: " + (y.stdout + y.stderr)[-1500:]
         try:
+            # cwd: dprove writes the unsolved miter (sm01.aig) into the working directory
             a = subprocess.run(["yosys-abc", "-c", f"read_aiger {aig}; fold; dprove"], capture_output=True, text=True,
-                               timeout=timeout)
+                               timeout=timeout, cwd=tmp)
         except subprocess.TimeoutExpired:
             return "UNKNOWN", time.time() - t0, f"dprove did not finish in {timeout} s"
         out = a.stdout + a.stderr

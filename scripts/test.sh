@@ -16,7 +16,7 @@ step "trace tensors of stories260k (seconds; read by the trace and TLM tests)"
 bash scripts/capture/ensure_traces.sh --only stories260k
 
 step "tests (build/)"
-ctest --test-dir build -j "$JOBS" --output-on-failure --timeout 1500 -LE 'exhaustive|cosim-long|calibration-long|train-long'
+ctest --test-dir build -j "$JOBS" --output-on-failure --timeout 1500 -LE 'exhaustive|cosim-long|calibration-long|train-long|formal-long'
 
 step "sanitizers: build-asan/ (-fsanitize=address,undefined), fast tests"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIFSIM_SANITIZE=ON -DHIFSIM_FAST_ONLY=ON >/dev/null

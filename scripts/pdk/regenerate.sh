@@ -6,6 +6,7 @@
 #   the steps 2-6 are the modules hifsim_flows.pdk.<step> (python/hifsim_flows/pdk/<step>.py):
 #   2. build_liberty.py                 ngspice characterization -> sky130_fd_sc_hd_subset.lib
 #   3. synth_all.py                     Yosys + ABC + OpenSTA of every scripts/synth.sh unit -> units.csv
+#   3b. gate_equiv.py --work            every netlist proven equivalent to its RTL (ABC dprove; docs/formal.md)
 #   4. gate_energy.py                   gate-level energy on the SmolLM2 trace (+ the CI rows on
 #                                       stories260k) -> energy.csv
 #   5. calibrate.py                     the 45 nm proxy against the gate level -> calibration.csv
@@ -56,6 +57,9 @@ stamp "Liberty written"
 "$PY" -m hifsim_flows.pdk.synth_all --lib "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK/synth" \
   --out "$OUT/units.csv" --only "$ONLY" --jobs 2
 stamp "synthesis and timing table written"
+# Gate-level equivalence of every netlist just synthesised against its RTL (docs/formal.md).
+"$PY" -m hifsim_flows.pdk.gate_equiv --lib "$OUT/sky130_fd_sc_hd_subset.lib" --work "$WORK/synth" --only "$ONLY"
+stamp "every netlist equivalent to its RTL"
 # With --only the other units' rows stay: start from the committed table and replace the matching
 # rows in place (gate_energy.py --append); without it the table is built from nothing.
 rm -f "$WORK/energy.csv"

@@ -1,0 +1,96 @@
+"""The mutants each formal job must refute (formal/prove.py kill; tests/formal).
+
+Two sources. The project's mutation table (cosim/mutation/mutants.py) is reused by id: a formal
+job names the table's mutants of the logic it covers. NEW below are the sampling holes of issue
+30 that the co-simulation campaign did not catch (each is one textual change to one rtl/ file,
+applied to a copy, as in the table): a proof must refute every one of them.
+"""
+import os
+import re
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _table():
+    scope = {}
+    path = os.path.join(_ROOT, "cosim", "mutation", "mutants.py")
+    exec(compile(open(path).read(), path, "exec"), scope)
+    return {m["id"]: m for m in scope["MUTANTS"]}
+
+
+NEW = {
+    # issue 30 class 1: a round-to-nearest bug that exists only at MANT_BITS = 1 (P = 2): the lsb
+    # for the tie is read one place low (= the guard), so ties round away from zero.
+    "formal.fpadd_m1_tie_lsb": dict(
+        file="hifsim_fp_add.sv", find="lsb    = t[28 - P];", replace="lsb    = (P == 2) ? t[25] : t[28 - P];",
+        what="fp32_acc MANT_BITS=1 round-to-nearest: ties read the guard as the lsb (ties away)"),
+    # class 2: overflow threshold off by one: leading-bit exponent 128 (values just below 2^129)
+    # passes as 'normal' and the packed add wraps {0xFF, 0x7FFFFF} + 1 to 0 -> +-0.
+    "formal.round_ovf_off_by_one": dict(
+        file="hifsim_round_fp32.sv", find="ovf     = normal && ($signed(ef_wide) > 254);",
+        replace="ovf     = normal && ($signed(ef_wide) > 255);",
+        what="rounder overflow threshold one binade high: just below 2^129 gives +-0"),
+    # class 3: a subnormal result that rounds up to 2^-126 loses its carry into the exponent.
+    "formal.round_subnormal_carry_lost": dict(
+        file="hifsim_round_fp32.sv", find="rounded    = packed_mag + 31'(inc);",
+        replace="rounded    = normal ? packed_mag + 31'(inc) : {8'd0, 23'(k + 23'(inc))};",
+        what="a subnormal rounding up to 2^-126 drops the carry (gives +-0)"),
+    # the one-bit width cut in hif4_dot64's I x SS product.
+    "formal.h4_big_width_cut": dict(
+        file="hif4_dot_tail.sv",
+        find="s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));",
+        replace="s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));\n"
+                "    s6_big[WBIG-1] = s6_big[WBIG-2];",
+        what="hif4 s6: I x SS kept in WBIG-1 bits (sign-extended back): one bit cut"),
+}
+
+# job name (regex) -> mutant ids it must refute
+KILLS = [
+    # every rounding set (the exact ones build g_exact, where these lines do not exist)
+    (r"^round\.(ws|full)", ["round.ties_to_odd", "round.ties_away", "round.sticky_stuck_0", "round.guard_position"]),
+    # subnormal: reachable where lsb_exp spans WE = 11 bits (not at nvfp4's WE = 6, L in [-32, 31]:
+    # leading-bit exponent -32 .. 80, never subnormal, never overflowing)
+    (r"^round\.(ws\d+_we11|full)", ["round.subnormal_boundary", "round.subnormal_quantum",
+                                    "formal.round_subnormal_carry_lost"]),
+    # the overflow wrap needs 24 kept ones and a round-up, so |sum| >= 2^24: WS >= 26 (at WS 14 and
+    # 23 the mutant is equivalent: formal/prove.py run round.ws23_we11 --mutant ... is proven)
+    (r"^round\.(ws(2[6-9]|[3-9]\d|1\d\d)_we11|full)", ["formal.round_ovf_off_by_one"]),
+    (r"^round\.hif4_exact", ["h4.exp_bias", "h4.no_abs", "h4.frac_shift"]),
+    (r"^fpadd\.", ["fpadd.ties_away", "fpadd.sticky_stuck_0", "fpadd.clamp_26", "fpadd.lz_limit",
+                   "fpadd.exp_plus_two", "fpadd.zero_sign_or", "fpadd.guard_position",
+                   "fpadd.cancel_keeps_sign"]),
+    (r"^fpadd\.m23_rz", ["fpadd.rz_overflow_inf"]),
+    (r"^fpadd\.m(1|10)_", ["fpadd.no_mantissa_mask"]),
+    (r"^fpadd\.m1_rne", ["formal.fpadd_m1_tie_lsb"]),
+    (r"^acc\.", ["acc.init_beats_clear", "acc.add_beats_init"]),
+    (r"^ctrl\.hif4_dot64\.stages1$", ["h4.cut_s4_missing_at_1"]),
+    (r"^ctrl\.hif4_dot64\.stages4$", ["h4.cut_s7_at_4"]),
+    (r"^ctrl\.hif4_dot64\.stages3$", ["pipe.no_pass_through", "pipe.valid_never_clears"]),
+    (r"^ctrl\.hif4_dot64\.stages0$", ["pipe.wire_ignores_ready"]),
+    (r"^ctrl\.nvfp4_dot64\.stages2$", ["nv.cut_s6_at_3"]),
+    (r"^ctrl\.nvfp4_dot64\.stages4$", ["nv.cut_s1_at_5"]),
+    (r"^ctrl\.mxfp4_dot64\.stages1$", ["mx4.cut_s2_at_2"]),
+    (r"^ctrl\.mxfp4_dot64\.stages3$", ["mx4.cut_s4b_at_3"]),
+    (r"^ctrl\.mxfp8_dot32\.stages2$", ["mx8.cut_s1_at_3"]),
+    (r"^ctrl\.(hif8_dot|bf16_dot64)\.stages3$", ["ad.cut_s2_at_4"]),
+    (r"^ctrl\.sparse_residual_add\.stages5$", ["sp.cut_s7_missing"]),
+    (r"^ctrl\.hif4_quantizer\.stages1$", ["q.cut_q2_missing_at_1"]),
+    (r"^hif4\.", ["formal.h4_big_width_cut"]),
+    (r"^hif4\.dot_full", ["h4.l3_group_index", "h4.sign_or", "h4.exp_offset", "h4.ss_operand_repeated", "h4.nan_needs_both"]),
+    (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
+    (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
+    (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),
+    (r"^dec\.bf16", ["pkg.bf16_subnormal_exp"]),
+    (r"^dec\.hif8", ["pkg.hif8_denormal_exp"]),
+]
+
+MUTANTS = dict(_table())
+MUTANTS.update({k: dict(v, id=k) for k, v in NEW.items()})
+
+
+def for_job(job):
+    out = []
+    for pat, ids in KILLS:
+        if re.search(pat, job):
+            out += [i for i in ids if i not in out]
+    return out

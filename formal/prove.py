@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Formal checks of the RTL (docs/formal.md): one job of formal/jobs.py, or a mutant of it.
+
+  prove.py list [--label formal|formal-long]      the jobs: name, label, label of its mutant
+                                                  check (- when it has no mutant), method
+  prove.py run JOB [--mutant ID] [--timeout S]    prove JOB on rtl/ (or on a copy with mutant ID
+                                                  of formal/mutants.py applied); exit 0 proven,
+                                                  1 refuted (counterexample), 2 unknown / error
+  prove.py mutants JOB                            the mutants that must refute JOB
+  prove.py kill JOB [--timeout S]                 run JOB on each of its mutants; exit 0 when
+                                                  every one is refuted (a proof that cannot fail
+                                                  is not a proof)
+
+Methods (formal/jobs.py):
+  cec     combinational miter (every assert a property, every assume a constraint) flattened by
+          Yosys to an AIG, proven by ABC `dprove` (SAT sweeping + CEC): UNSAT = proven for every
+          input the assumptions allow
+  pdr     sequential: the same AIG, every assert an output that must never be 1; ABC `pdr`
+          (IC3) proves it for every reachable state (unbounded) or returns a counterexample
+  sim     exhaustive simulation (iverilog) of a decoder, compared with a table computed from
+          the format definition by formal/spec_tables.py: every code, so a proof
+Every run prints one line `formal: JOB proven|REFUTED|UNKNOWN (method, seconds)`.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import jobs as jobs_mod  # noqa: E402
+import mutants as mutants_mod  # noqa: E402
+
+
+def rtl_copy_with(mutant, tmp):
+    """rtl/ copied to tmp/rtl with `mutant` (a formal/mutants.py record) applied once."""
+    dst = os.path.join(tmp, "rtl")
+    shutil.copytree(os.path.join(ROOT, "rtl"), dst)
+    path = os.path.join(dst, mutant["file"])
+    text = open(path).read()
+    n = text.count(mutant["find"])
+    if n != 1:
+        raise SystemExit(f"prove.py: mutant {mutant['id']}: `find` occurs {n} times in rtl/{mutant['file']} (must be 1)")
+    open(path, "w").write(text.replace(mutant["find"], mutant["replace"]))
+    return dst
+
+
+def ysval(v):
+    """A parameter value for chparam: a negative int as 32-bit two's complement (chparam does not
+    parse a leading minus)."""
+    return str(v) if v >= 0 else "32'h%08X" % (v & 0xFFFFFFFF)
+
+
+def yosys_aig(job, rtl_dir, tmp):
+    rtl = job["rtl"]
+    formal = [os.path.join(HERE, f) for f in job["formal"]]
+    if job.get("unit"):  # a control job: the unit's own file list, the generated property wrapper
+        import ctrl_wrap
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        from mutate_rtl import list_sources
+        rtl = list_sources(os.path.join(rtl_dir, job["unit"] + ".f"))
+        wrap = os.path.join(tmp, "ctrl_top.sv")
+        text = open(os.path.join(rtl_dir, job["unit"] + ".sv")).read()
+        open(wrap, "w").write(ctrl_wrap.wrapper(job["unit"], text, job["unit_params"]))
+        formal.append(wrap)
+    srcs = [os.path.join(rtl_dir, f) for f in rtl] + formal
+    # a negative value as 32-bit two's complement (chparam does not parse a leading minus)
+    chparam = "".join(f"chparam -set {k} {ysval(v)} {job['top']}; " for k, v in job.get("params", {}).items())
+    aig = os.path.join(tmp, "job.aig")
+    script = (f"read_verilog -sv -formal {' '.join(srcs)}; {chparam}"
+              f"prep -top {job['top']}; flatten; opt -fast; techmap; opt -fast; "
+              + ("async2sync; dffunmap; " if job["method"] == "pdr" else "")
+              + "setundef -undriven -zero; aigmap; opt_clean; "
+              f"write_aiger -zinit {aig}")
+    r = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("yosys failed:\n" + r.stdout[-2000:] + r.stderr[-2000:])
+    return aig
+
+
+def run_abc(job, aig, timeout):
+    if job["method"] == "cec":
+        cmd = f"read_aiger {aig}; fold; dprove"
+    else:  # pdr: constraints folded in, then IC3
+        cmd = f"read_aiger {aig}; fold; strash; pdr -T {int(timeout)}"
+    # cwd: dprove writes an unsolved miter (sm01.aig) into the working directory
+    r = subprocess.run(["yosys-abc", "-c", cmd], capture_output=True, text=True, timeout=timeout + 30,
+                       cwd=os.path.dirname(aig))
+    out = r.stdout + r.stderr
+    if re.search(r"UNSATISFIABLE|Property proved|Networks are equivalent", out):
+        return "proven", out
+    if re.search(r"SATISFIABLE|was asserted|Output .* was asserted|Networks are NOT EQUIVALENT|Counter-example", out):
+        return "REFUTED", out
+    return "UNKNOWN", out
+
+
+def run_sim(job, rtl_dir, tmp):
+    import spec_tables
+    return spec_tables.check(job, rtl_dir, tmp)
+
+
+def run_job(name, mutant_id=None, timeout=600, verbose=False):
+    job = jobs_mod.JOBS[name]
+    t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix="hifsim-formal-") as tmp:
+        rtl_dir = os.path.join(ROOT, "rtl")
+        if mutant_id:
+            rtl_dir = rtl_copy_with(mutants_mod.MUTANTS[mutant_id], tmp)
+        try:
+            if job["method"] == "sim":
+                verdict, log = run_sim(job, rtl_dir, tmp)
+            else:
+                aig = yosys_aig(job, rtl_dir, tmp)
+                if os.environ.get("HIFSIM_FORMAL_KEEP_AIG"):  # debugging: keep the AIG the solver got
+                    shutil.copy(aig, os.environ["HIFSIM_FORMAL_KEEP_AIG"])
+                verdict, log = run_abc(job, aig, timeout)
+        except subprocess.TimeoutExpired:
+            verdict, log = "UNKNOWN", f"timeout after {timeout} s"
+        except RuntimeError as e:
+            verdict, log = "UNKNOWN", str(e)
+    dt = time.time() - t0
+    what = f" on mutant {mutant_id}" if mutant_id else ""
+    print(f"formal: {name}{what} {verdict} ({job['method']}, {dt:.1f} s)", flush=True)
+    if verbose or verdict == "UNKNOWN" or (verdict == "REFUTED" and not mutant_id):
+        print(log[-3000:])
+    return verdict
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("list")
+    p.add_argument("--label")
+    p = sub.add_parser("run")
+    p.add_argument("job")
+    p.add_argument("--mutant")
+    p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("-v", "--verbose", action="store_true")
+    p = sub.add_parser("mutants")
+    p.add_argument("job")
+    p = sub.add_parser("kill")
+    p.add_argument("job")
+    p.add_argument("--timeout", type=float, default=600)
+    a = ap.parse_args()
+    if a.cmd == "list":
+        for n, j in jobs_mod.JOBS.items():
+            if not a.label or j["label"] == a.label:
+                kill = jobs_mod.kill_label(n) if mutants_mod.for_job(n) else "-"
+                print(f"{n:40s} {j['label']:12s} {kill:12s} {j['method']}")
+        return 0
+    if a.cmd == "mutants":
+        for m in mutants_mod.for_job(a.job):
+            print(m)
+        return 0
+    if a.cmd == "run":
+        v = run_job(a.job, a.mutant, a.timeout, a.verbose)
+        return {"proven": 0, "REFUTED": 1}.get(v, 2)
+    if a.cmd == "kill":
+        ms = mutants_mod.for_job(a.job)
+        if not ms:
+            print(f"formal: {a.job} has no mutant in formal/mutants.py")
+            return 2
+        bad = [m for m in ms if run_job(a.job, m, a.timeout) != "REFUTED"]
+        print(f"formal: {a.job}: {len(ms) - len(bad)} of {len(ms)} mutants refuted" + (f"; not: {' '.join(bad)}" if bad else ""))
+        return 0 if not bad else 1
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,10 +1,12 @@
 #include "cosim.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -54,6 +56,16 @@ uint64_t parse_u64(const std::string& module, const std::string& extra, const st
   const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
   if (v.empty() || *end != '\0' || errno || v[0] == '-') usage_exit(module, extra, flag + ": not a number: '" + v + "'");
   return x;
+}
+
+// The running harness as a command a newcomer can paste (its absolute path; cosim_<module> if
+// /proc is not there).
+std::string self_exe(const std::string& module) {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "cosim_" + module;
+  buf[n] = '\0';
+  return buf;
 }
 
 void make_dirs(const std::string& path) {
@@ -217,7 +229,7 @@ Vector read_replay(const std::string& path, const std::string& module, const std
 // ---------------------------------------------------------------------------------------
 Session::Session(const Options& o, std::vector<std::string> source_names, std::vector<Field> layout, int out_words)
     : o_(o), sources_(std::move(source_names)), layout_(std::move(layout)), out_words_(out_words),
-      per_source_(sources_.size(), 0), t0_(std::chrono::steady_clock::now()) {
+      per_source_(sources_.size(), 0), t0_(std::chrono::steady_clock::now()), c0_(std::clock()) {
   describe = [](const Vector& v) { return hex_words(v.w); };
   if (!o_.only_source.empty() &&
       std::find(sources_.begin(), sources_.end(), o_.only_source) == sources_.end()) {
@@ -289,12 +301,14 @@ void Session::report_vector(uint64_t index, const Vector& v, const std::string& 
   while (std::getline(ds, line)) std::printf("    %s\n", line.c_str());
   if (!replaying()) {
     const std::string rp = write_replay(o_, index, group_, v, src, desc);
-    std::printf("  replay file: %s   (cosim_%s --replay %s)\n", rp.c_str(), o_.module.c_str(), rp.c_str());
+    std::printf("  replay file: %s\n  reproduce:   %s --replay %s\n", rp.c_str(), self_exe(o_.module).c_str(), rp.c_str());
     if (rerun_with_waves && !o_.waves) {
       const std::string wp = artifact_stem(o_, index, group_) + ".vcd";
       const bool again = rerun_with_waves(v, wp);
-      std::printf("  waveform: %s (the vector re-run alone from reset: %s)\n", wp.c_str(),
+      std::printf("  waveform: %s (the vector re-run alone from reset, a few cycles: %s)\n", wp.c_str(),
                   again ? "mismatch reproduced" : "did NOT reproduce alone -- depends on the history/handshake; use --waves");
+      std::printf("  view:        gtkwave %s   (codes as values: cosim_wave_filters --write DIR, docs/cosim.md)\n",
+                  wp.c_str());
     }
   }
   std::fflush(stdout);
@@ -319,10 +333,13 @@ int Session::finish() {
     if (!per_source_[i]) continue;
     per += (per.empty() ? "" : ", ") + sources_[i] + " " + std::to_string(per_source_[i]);
   }
-  std::printf("%s: seed %llu, level %s: %llu vectors (%s), %llu transactions checked, %.2f s (%.0f vectors/s)\n",
+  // CPU time too: on a shared machine the wall rate says more about the load than the harness.
+  const double cpu = static_cast<double>(std::clock() - c0_) / CLOCKS_PER_SEC;
+  std::printf("%s: seed %llu, level %s: %llu vectors (%s), %llu transactions checked, %.2f s (%.0f vectors/s), "
+              "CPU %.2f s (%.0f vectors/CPU-s)\n",
               o_.module.c_str(), static_cast<unsigned long long>(o_.seed), level_name(o_.level),
               static_cast<unsigned long long>(vectors_), per.c_str(), static_cast<unsigned long long>(checked_), secs,
-              secs > 0 ? static_cast<double>(vectors_) / secs : 0.0);
+              secs > 0 ? static_cast<double>(vectors_) / secs : 0.0, cpu, cpu > 0 ? static_cast<double>(vectors_) / cpu : 0.0);
   const bool cov_applies = o_.coverage_check && !replaying() && !o_.expect_mismatch;
   // The bin table is only meaningful for a complete run (not a replay, not one cut short by
   // a mismatch).

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "verif/conformance.hpp"
+#include "waves/code_text.hpp"
 
 namespace hifsim::cosim {
 
@@ -78,6 +79,19 @@ void make_dirs(const std::string& path) {
     cur += part + "/";
     ::mkdir(cur.c_str(), 0755);
   }
+}
+
+// The GTKWave translate filters of the element and scale codes (waves/code_text.hpp), written
+// once per run into <out>/gtkw-filters/ next to the failing vector's waveform; returns the
+// directory with a trailing '/'.
+std::string write_wave_filters(const std::string& out_dir) {
+  const std::string dir = out_dir + "/gtkw-filters/";
+  make_dirs(dir);
+  for (const waves::FilterCode& c : waves::filter_codes()) {
+    std::ofstream f(dir + c.name + ".gtkw-filter");
+    f << waves::filter_file(c);
+  }
+  return dir;
 }
 }  // namespace
 
@@ -307,8 +321,9 @@ void Session::report_vector(uint64_t index, const Vector& v, const std::string& 
       const bool again = rerun_with_waves(v, wp);
       std::printf("  waveform: %s (the vector re-run alone from reset, a few cycles: %s)\n", wp.c_str(),
                   again ? "mismatch reproduced" : "did NOT reproduce alone -- depends on the history/handshake; use --waves");
-      std::printf("  view:        gtkwave %s   (codes as values: cosim_wave_filters --write DIR, docs/cosim.md)\n",
-                  wp.c_str());
+      const std::string fdir = write_wave_filters(o_.out_dir);
+      std::printf("  view:        gtkwave %s\n               (codes as values: %s<code>.gtkw-filter, docs/cosim.md §3)\n",
+                  wp.c_str(), fdir.c_str());
     }
   }
   std::fflush(stdout);

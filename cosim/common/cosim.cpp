@@ -1,10 +1,12 @@
 #include "cosim.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <stdexcept>
 
 #include "verif/conformance.hpp"
+#include "waves/code_text.hpp"
 
 namespace hifsim::cosim {
 
@@ -56,6 +59,16 @@ uint64_t parse_u64(const std::string& module, const std::string& extra, const st
   return x;
 }
 
+// The running harness as a command a newcomer can paste (its absolute path; cosim_<module> if
+// /proc is not there).
+std::string self_exe(const std::string& module) {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "cosim_" + module;
+  buf[n] = '\0';
+  return buf;
+}
+
 void make_dirs(const std::string& path) {
   std::string cur;
   std::stringstream ss(path);
@@ -66,6 +79,19 @@ void make_dirs(const std::string& path) {
     cur += part + "/";
     ::mkdir(cur.c_str(), 0755);
   }
+}
+
+// The GTKWave translate filters of the element and scale codes (waves/code_text.hpp), written
+// once per run into <out>/gtkw-filters/ next to the failing vector's waveform; returns the
+// directory with a trailing '/'.
+std::string write_wave_filters(const std::string& out_dir) {
+  const std::string dir = out_dir + "/gtkw-filters/";
+  make_dirs(dir);
+  for (const waves::FilterCode& c : waves::filter_codes()) {
+    std::ofstream f(dir + c.name + ".gtkw-filter");
+    f << waves::filter_file(c);
+  }
+  return dir;
 }
 }  // namespace
 
@@ -217,7 +243,7 @@ Vector read_replay(const std::string& path, const std::string& module, const std
 // ---------------------------------------------------------------------------------------
 Session::Session(const Options& o, std::vector<std::string> source_names, std::vector<Field> layout, int out_words)
     : o_(o), sources_(std::move(source_names)), layout_(std::move(layout)), out_words_(out_words),
-      per_source_(sources_.size(), 0), t0_(std::chrono::steady_clock::now()) {
+      per_source_(sources_.size(), 0), t0_(std::chrono::steady_clock::now()), c0_(std::clock()) {
   describe = [](const Vector& v) { return hex_words(v.w); };
   if (!o_.only_source.empty() &&
       std::find(sources_.begin(), sources_.end(), o_.only_source) == sources_.end()) {
@@ -289,12 +315,15 @@ void Session::report_vector(uint64_t index, const Vector& v, const std::string& 
   while (std::getline(ds, line)) std::printf("    %s\n", line.c_str());
   if (!replaying()) {
     const std::string rp = write_replay(o_, index, group_, v, src, desc);
-    std::printf("  replay file: %s   (cosim_%s --replay %s)\n", rp.c_str(), o_.module.c_str(), rp.c_str());
+    std::printf("  replay file: %s\n  reproduce:   %s --replay %s\n", rp.c_str(), self_exe(o_.module).c_str(), rp.c_str());
     if (rerun_with_waves && !o_.waves) {
       const std::string wp = artifact_stem(o_, index, group_) + ".vcd";
       const bool again = rerun_with_waves(v, wp);
-      std::printf("  waveform: %s (the vector re-run alone from reset: %s)\n", wp.c_str(),
+      std::printf("  waveform: %s (the vector re-run alone from reset, a few cycles: %s)\n", wp.c_str(),
                   again ? "mismatch reproduced" : "did NOT reproduce alone -- depends on the history/handshake; use --waves");
+      const std::string fdir = write_wave_filters(o_.out_dir);
+      std::printf("  view:        gtkwave %s\n               (codes as values: %s<code>.gtkw-filter, docs/cosim.md §3)\n",
+                  wp.c_str(), fdir.c_str());
     }
   }
   std::fflush(stdout);
@@ -319,10 +348,13 @@ int Session::finish() {
     if (!per_source_[i]) continue;
     per += (per.empty() ? "" : ", ") + sources_[i] + " " + std::to_string(per_source_[i]);
   }
-  std::printf("%s: seed %llu, level %s: %llu vectors (%s), %llu transactions checked, %.2f s (%.0f vectors/s)\n",
+  // CPU time too: on a shared machine the wall rate says more about the load than the harness.
+  const double cpu = static_cast<double>(std::clock() - c0_) / CLOCKS_PER_SEC;
+  std::printf("%s: seed %llu, level %s: %llu vectors (%s), %llu transactions checked, %.2f s (%.0f vectors/s), "
+              "CPU %.2f s (%.0f vectors/CPU-s)\n",
               o_.module.c_str(), static_cast<unsigned long long>(o_.seed), level_name(o_.level),
               static_cast<unsigned long long>(vectors_), per.c_str(), static_cast<unsigned long long>(checked_), secs,
-              secs > 0 ? static_cast<double>(vectors_) / secs : 0.0);
+              secs > 0 ? static_cast<double>(vectors_) / secs : 0.0, cpu, cpu > 0 ? static_cast<double>(vectors_) / cpu : 0.0);
   const bool cov_applies = o_.coverage_check && !replaying() && !o_.expect_mismatch;
   // The bin table is only meaningful for a complete run (not a replay, not one cut short by
   // a mismatch).

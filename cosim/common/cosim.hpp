@@ -13,6 +13,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <utility>
@@ -135,6 +136,7 @@ class Session {
   void report_vector(uint64_t index, const Vector& v, const std::string& src);
   std::vector<uint64_t> per_source_;
   std::chrono::steady_clock::time_point t0_;
+  std::clock_t c0_;  // process CPU time at the start
 };
 
 // ---- replay files ----

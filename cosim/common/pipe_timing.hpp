@@ -35,11 +35,16 @@ class PipeTiming {
   }
 
   // The rising edge with the cycle's in_valid and out_ready.
+  // In place, output side first (rank i reads rank i-1's old valid and its own up_ready, which
+  // depends only on ranks >= i); no allocation: it runs every cycle of the cosim.
   void edge(bool in_valid, bool out_ready) {
-    std::vector<bool> next = v_;
-    for (size_t i = 0; i < v_.size(); ++i)
-      if (ready_of(i, out_ready)) next[i] = i == 0 ? in_valid : v_[i - 1];
-    v_ = next;
+    bool r = out_ready;  // up_ready of rank k, from the output side in
+    for (size_t k = v_.size(); k > 0; --k) {
+      const size_t i = k - 1;
+      const bool ready = !v_[i] || r;
+      if (ready) v_[i] = i == 0 ? in_valid : v_[i - 1];
+      r = ready;
+    }
   }
 
  private:

@@ -11,7 +11,8 @@
 //
 // Header-only: include it from a harness that links a Verilated --cc model library.
 #pragma once
-#include <deque>
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -57,51 +58,51 @@ class StreamDriver {
   }
 
   // Runs the whole stream through `sim` (the right group already selected).
+  //
+  // Batched: kBatch vectors and their expected outputs are made first (the bench's generator and
+  // the C++ model in one loop), then the RTL is clocked through them. The vectors live in a ring
+  // of slots reused from batch to batch, and the in-flight FIFO holds slot numbers, so nothing
+  // is allocated or copied per transaction here (docs/cosim.md, throughput).
   void run(Sim<Model>& sim, VectorStream& vs) {
     SplitMix64 hs(mix64(s_.opt().seed ^ 0x4A5D5A4Eull));  // handshake randomness, separate from the stimulus
     Model& m = *sim.m;
     reset(sim);
     PipeTiming ref(latency_);
-    struct InFlight {
-      uint64_t index;
-      Vector v;
-      std::vector<uint32_t> expected;  // pending: every step; in flight: this step
-      int step = 0, nsteps = 1;
-    };
-    std::deque<InFlight> q;
-    InFlight pending;
-    bool have_pending = false, done = false;
     const bool multi = static_cast<bool>(h_.steps);
-    std::vector<uint32_t> got(static_cast<size_t>(out_words_));
+    const size_t ow = static_cast<size_t>(out_words_);
+    std::vector<Slot> ring(kRing);
+    // Vector numbers (not slots): made, the one offered now (`next`, at step `step`), retired.
+    uint64_t made = 0, next = 0, retired = 0;
+    int step = 0;
+    bool done = false;
+    InFlightFifo fly(static_cast<size_t>(latency_) + 2);
+    std::vector<uint32_t> got(ow);
     uint64_t idle_cycles = 0, cycle = 0;
     int burst = 0;
     const bool replay = s_.replaying();
     while (true) {
-      if (!have_pending && !done) {
-        if (vs.next(pending.v, pending.index)) {
-          pending.nsteps = multi ? h_.steps(pending.v) : 1;
-          pending.step = 0;
-          pending.expected.assign(static_cast<size_t>(out_words_ * pending.nsteps), 0);
-          h_.golden(pending.v, pending.expected.data());
-          have_pending = true;
-        } else {
-          done = true;
-        }
+      if (next == made && !done) {
+        const uint64_t n = fill(vs, ring, made, std::min<uint64_t>(kBatch, kRing - (made - retired)), multi);
+        made += n;
+        done = n == 0;
       }
-      if (done && q.empty()) break;
+      const bool have_pending = next < made;
+      if (!have_pending && fly.empty()) break;
       if (s_.stop()) break;
+      const Slot& p = ring[next % kRing];
+      const Slot* head = fly.empty() ? nullptr : &ring[fly.front().seq % kRing];
       const bool bubble = !replay && hs.uniform() < p_idle;
       m.in_valid = have_pending && !bubble;
       if (m.in_valid) {
-        if (multi) h_.set_inputs_step(m, pending.v, pending.step);
-        else h_.set_inputs(m, pending.v);
+        if (multi) h_.set_inputs_step(m, p.v, step);
+        else h_.set_inputs(m, p.v);
       } else if (h_.set_idle_inputs) {
         h_.set_idle_inputs(m, hs);
       }
       m.out_ready = replay || !(hs.uniform() < p_stall);
       sim.low();
-      if (!timing_ok(ref, m, cycle, q.empty() ? nullptr : &q.front().v, q.empty() ? 0 : q.front().index,
-                     have_pending ? &pending.v : nullptr, pending.index))
+      if (!timing_ok(ref, m, cycle, head ? &head->v : nullptr, head ? head->index : 0, have_pending ? &p.v : nullptr,
+                     have_pending ? p.index : 0))
         break;
       ref.edge(m.in_valid, m.out_ready);
       const bool fire_in = m.in_valid && m.in_ready;
@@ -113,37 +114,32 @@ class StreamDriver {
       burst = (fire_in && fire_out) ? burst + 1 : 0;
       if (burst == 8) s_.cov().hit(cov_burst_);
       if (fire_in) {
-        if (multi) {
-          InFlight f;
-          f.index = pending.index;
-          f.v = pending.v;
-          f.step = pending.step;
-          f.nsteps = pending.nsteps;
-          const auto* e = pending.expected.data() + static_cast<size_t>(out_words_ * pending.step);
-          f.expected.assign(e, e + out_words_);
-          q.push_back(std::move(f));
-          have_pending = ++pending.step < pending.nsteps;
-        } else {
-          q.push_back(pending);
-          have_pending = false;
+        fly.push({next, step});
+        if (++step == p.nsteps) {
+          step = 0;
+          ++next;
         }
       }
       if (fire_out) {
-        if (q.empty()) {
+        if (fly.empty()) {
           s_.fail_hang(0, "out_valid with no transaction in flight");
           break;
         }
+        const InFlight f = fly.pop();
+        const Slot& sl = ring[f.seq % kRing];
         h_.get_outputs(m, got.data());
-        const InFlight& f = q.front();
-        s_.check(f.index, f.v, f.expected.data(), got.data(), multi ? f.step : -1);
-        if (f.step + 1 == f.nsteps) s_.count_vector(f.v);
-        q.pop_front();
+        s_.check(sl.index, sl.v, sl.expected.data() + ow * static_cast<size_t>(f.step), got.data(), multi ? f.step : -1);
+        if (f.step + 1 == sl.nsteps) {
+          s_.count_vector(sl.v);
+          ++retired;
+        }
       }
       sim.high();
       ++cycle;
       idle_cycles = (fire_in || fire_out) ? 0 : idle_cycles + 1;
       if (idle_cycles > hang_cycles) {
-        s_.fail_hang(q.empty() ? pending.index : q.front().index, "no handshake progress for " + std::to_string(hang_cycles) + " cycles");
+        s_.fail_hang(!fly.empty() ? ring[fly.front().seq % kRing].index : p.index,
+                     "no handshake progress for " + std::to_string(hang_cycles) + " cycles");
         break;
       }
     }
@@ -206,6 +202,61 @@ class StreamDriver {
                   m.in_valid ? 1 : 0, m.out_ready ? 1 : 0, ref.occupancy());
     s_.fail_timing(index, v, cycle, buf);
     return false;
+  }
+
+  // Vectors made ahead of the RTL, and the ring that holds them (a slot is reused once its
+  // vector is retired; in flight are at most STAGES + 1 transactions, so a batch always fits).
+  static constexpr uint64_t kBatch = 256, kRing = 2 * kBatch;
+  struct Slot {
+    uint64_t index = 0;              // the vector's number in the stream (messages, replay files)
+    Vector v;
+    std::vector<uint32_t> expected;  // every step's outputs, step s at s * out_words
+    int nsteps = 1;
+  };
+  struct InFlight {
+    uint64_t seq;  // vector number (slot seq % kRing)
+    int step;
+  };
+  // A FIFO of the transactions in the pipeline, fixed capacity (grows only if the RTL holds more
+  // than STAGES + 1, which the timing check reports first).
+  class InFlightFifo {
+   public:
+    explicit InFlightFifo(size_t cap) : b_(cap) {}
+    bool empty() const { return n_ == 0; }
+    const InFlight& front() const { return b_[h_]; }
+    void push(InFlight f) {
+      if (n_ == b_.size()) {
+        std::vector<InFlight> g(2 * b_.size());
+        for (size_t i = 0; i < n_; ++i) g[i] = b_[(h_ + i) % b_.size()];
+        b_.swap(g);
+        h_ = 0;
+      }
+      b_[(h_ + n_++) % b_.size()] = f;
+    }
+    InFlight pop() {
+      const InFlight f = b_[h_];
+      h_ = (h_ + 1) % b_.size();
+      --n_;
+      return f;
+    }
+
+   private:
+    std::vector<InFlight> b_;
+    size_t h_ = 0, n_ = 0;
+  };
+
+  // Makes up to `n` vectors (stream numbers made, made+1, ...) and their expected outputs into
+  // the ring; returns how many (0: the stream is done).
+  uint64_t fill(VectorStream& vs, std::vector<Slot>& ring, uint64_t made, uint64_t n, bool multi) {
+    uint64_t k = 0;
+    for (; k < n; ++k) {
+      Slot& sl = ring[(made + k) % kRing];
+      if (!vs.next(sl.v, sl.index)) break;
+      sl.nsteps = multi ? h_.steps(sl.v) : 1;
+      sl.expected.resize(static_cast<size_t>(out_words_ * sl.nsteps));
+      h_.golden(sl.v, sl.expected.data());
+    }
+    return k;
   }
 
   Session& s_;

@@ -61,14 +61,17 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
     mag[k] = static_cast<double>(bf16_to_float(static_cast<uint16_t>(x[k] & 0x7FFF)));
   }
   if (has_inf && o.inf_to_nan) return nan_unit();
+  // No NaN is left and every magnitude is >= +0, so a plain compare is fmax (and inlines: the
+  // quantizer makes the cosim's stimulus, docs/cosim.md §12, throughput).
+  auto max2 = [](double a, double b) { return a < b ? b : a; };
   double v16[16], v8[8], vmax = 0.0;
   for (int j = 0; j < 16; ++j) {
     const double* p = mag + 4 * j;
-    v16[j] = std::fmax(std::fmax(p[0], p[1]), std::fmax(p[2], p[3]));
+    v16[j] = max2(max2(p[0], p[1]), max2(p[2], p[3]));
   }
   for (int i = 0; i < 8; ++i) {
-    v8[i] = std::fmax(v16[2 * i], v16[2 * i + 1]);
-    vmax = std::fmax(vmax, v8[i]);
+    v8[i] = max2(v16[2 * i], v16[2 * i + 1]);
+    vmax = max2(vmax, v8[i]);
   }
   // Steps 2-3: SF = RNE_bf16(Vmax * C7), clamped to the E6M2 range. The FP32 product of two
   // BF16 values is exact wherever the clamp does not apply.
@@ -94,12 +97,14 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
     u.e1_8 |= static_cast<uint8_t>(e8[i] << i);
   }
   for (int j = 0; j < 16; ++j) {
-    e16[j] = std::ldexp(product(v16[j]), -e8[j >> 1]) >= 2.0 ? 1 : 0;
+    // x 2^-e8, exact (a power-of-two multiply of a normal double in range), without ldexp's call.
+    e16[j] = product(v16[j]) * (e8[j >> 1] ? 0.5 : 1.0) >= 2.0 ? 1 : 0;
     u.e1_16 |= static_cast<uint16_t>(e16[j] << j);
   }
   // Steps 8-11: scaled elements rounded to quarters, saturated at 7/4, sign s = (x < 0).
   for (int k = 0; k < 64; ++k) {
-    double y4 = std::ldexp(mag[k] * rec, 2 - e8[k >> 3] - e16[k >> 2]);  // 4y, exact
+    static const double kPow2[3] = {1.0, 2.0, 4.0};
+    double y4 = mag[k] * rec * kPow2[2 - e8[k >> 3] - e16[k >> 2]];  // 4y, exact
     bool neg = (x[k] & 0x8000) && (x[k] & 0x7FFF);
     if (o.bf16_scaled_element) {
       // A6: p = RNE_bf16(RNE_fp32(x * scale)); the FP32 product is exact unless it is an FP32

@@ -12,7 +12,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
@@ -88,25 +87,38 @@ HIFSIM_AI void k_hif8(const float* __restrict x, float* __restrict y, size_t n) 
   }
 }
 
-// HiF8 codes: the rounded magnitude is 0, +Inf or a grid value 2^e * (1 + m/8), e in [-22, 15],
-// m a 3-bit field; its code is looked up by (e, m) in a table built from hif8_decode
-// (hif8_code_table). NaN -> 0x80, zero -> 0x00 (no -0), Inf -> 0x6F | sign.
-constexpr int kHif8TableLo = 127 - 22;  // biased exponent of the smallest grid value
-constexpr int kHif8TableSize = 38 * 8;
+// HiF8 codes: the rounded magnitude is 0, +Inf or a grid value 2^E * (1 + m/8) (E in [-22, 15], m
+// the 3 top mantissa bits, of which the band keeps 3, 2 or 1), whose code is the layout of
+// hif8.hpp computed in lanes from E's band: |E| 8..15: 11 s eee m; 4..7: 10 s ee mm; 2..3:
+// 01 s e mmm; 1: 001 s mmm; 0: 0001 mmm; E <= -16 (denormal 2^(M-23)): 0000 M with M = E + 23
+// (s = E < 0, e the bits of |E| below its implicit MSB). Integer selects only, so the loop
+// vectorises. NaN -> 0x80, zero -> 0x00 (no -0), Inf -> 0x6F | sign.
+HIFSIM_AI uint32_t mask_if(bool c) { return 0u - static_cast<uint32_t>(c); }
+HIFSIM_AI uint32_t pick(uint32_t m, uint32_t x, uint32_t y) { return (x & m) | (y & ~m); }
+// Masks rather than selects throughout: with selects GCC turns the band chain into branches and
+// the loop does not vectorise.
+HIFSIM_AI uint32_t hif8_grid_code(uint32_t r) {
+  const uint32_t eb = r >> 23;  // biased exponent
+  const uint32_t neg = mask_if(eb < 127u);
+  const uint32_t ae = pick(neg, 127u - eb, eb - 127u), es = neg & 0x10u, m3 = (r >> 20) & 7u;
+  uint32_t code = 0x60u | es | ((ae - 8u) << 1) | (m3 >> 2);
+  code = pick(mask_if(ae <= 7u), 0x40u | es | ((ae - 4u) << 2) | (m3 >> 1), code);
+  code = pick(mask_if(ae <= 3u), 0x20u | es | ((ae - 2u) << 3) | m3, code);
+  code = pick(mask_if(ae == 1u), 0x10u | (es >> 1) | m3, code);
+  code = pick(mask_if(ae == 0u), 0x08u | m3, code);
+  code = pick(mask_if(eb <= 111u), eb - 104u, code);  // E <= -16: M = E + 23
+  return code & 0x7Fu;
+}
+
 template <int Mode, bool Sat>
-HIFSIM_AI void k_hif8_codes(const float* __restrict x, uint16_t* __restrict c, size_t n, const uint32_t* __restrict tab) {
+HIFSIM_AI void k_hif8_codes(const float* __restrict x, uint16_t* __restrict c, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const uint32_t u = ld(x + i);
     const uint32_t a = u & 0x7FFFFFFFu, sc = (u >> 24) & 0x80u;
     const uint32_t r = hif8_round_mag<Mode, Sat>(a);
-    const uint32_t grid = 0u - static_cast<uint32_t>(r != 0u && r < 0x7F800000u);
-    const uint32_t idx = ((((r >> 23) - kHif8TableLo) << 3) | ((r >> 20) & 7u)) & grid;  // 0 when not on the grid
-    // Masks, not selects: a select lets the compiler sink the table load into a branch, which
-    // stops vectorisation.
-    const uint32_t inf = 0u - static_cast<uint32_t>(r == 0x7F800000u), nan = 0u - static_cast<uint32_t>(a > 0x7F800000u);
-    uint32_t code = (sc | tab[idx]) & grid;
-    code = (code & ~inf) | ((sc | kHif8PosInf) & inf);
-    code = (code & ~nan) | (kHif8NaN & nan);
+    uint32_t code = (sc | hif8_grid_code(r)) & ~mask_if(r == 0u);
+    code = pick(mask_if(r == 0x7F800000u), sc | kHif8PosInf, code);
+    code = pick(mask_if(a > 0x7F800000u), kHif8NaN, code);
     c[i] = static_cast<uint16_t>(code);
   }
 }
@@ -651,7 +663,6 @@ struct ElemCodes {
   Rounding r;
   bool sat;
   uint16_t* codes;
-  const uint32_t* hif8_table;
 };
 HIFSIM_AI void elem_codes_body(const ElemCodes& j) {
   const float* x = j.x;
@@ -665,14 +676,14 @@ HIFSIM_AI void elem_codes_body(const ElemCodes& j) {
       return;
     case Format::hif8:
       if (away) {
-        if (j.sat) k_hif8_codes<0, true>(x, c, n, j.hif8_table);
-        else k_hif8_codes<0, false>(x, c, n, j.hif8_table);
+        if (j.sat) k_hif8_codes<0, true>(x, c, n);
+        else k_hif8_codes<0, false>(x, c, n);
       } else if (j.r == Rounding::nearest_even) {
-        if (j.sat) k_hif8_codes<1, true>(x, c, n, j.hif8_table);
-        else k_hif8_codes<1, false>(x, c, n, j.hif8_table);
+        if (j.sat) k_hif8_codes<1, true>(x, c, n);
+        else k_hif8_codes<1, false>(x, c, n);
       } else {
-        if (j.sat) k_hif8_codes<2, true>(x, c, n, j.hif8_table);
-        else k_hif8_codes<2, false>(x, c, n, j.hif8_table);
+        if (j.sat) k_hif8_codes<2, true>(x, c, n);
+        else k_hif8_codes<2, false>(x, c, n);
       }
       return;
     default: {
@@ -690,21 +701,6 @@ HIFSIM_AI void elem_codes_body(const ElemCodes& j) {
 }
 __attribute__((target("avx2"))) void elem_codes_avx2(const ElemCodes& j) { elem_codes_body(j); }
 void elem_codes_portable(const ElemCodes& j) { elem_codes_body(j); }
-
-// The HiF8 code of every positive finite grid value, by (biased exponent - kHif8TableLo, top 3
-// mantissa bits); built once from hif8_decode.
-const uint32_t* hif8_code_table() {
-  static const std::vector<uint32_t> t = [] {
-    std::vector<uint32_t> v(kHif8TableSize, 0);
-    for (uint32_t c = 1; c < 0x80u; ++c) {
-      const uint32_t b = f32_bits(hif8_decode(static_cast<uint8_t>(c)));
-      if (b == 0u || b >= 0x7F800000u) continue;
-      v[(((b >> 23) - kHif8TableLo) << 3) | ((b >> 20) & 7u)] = c;
-    }
-    return v;
-  }();
-  return t.data();
-}
 
 std::atomic<int> g_isa{static_cast<int>(QdqIsa::automatic)};
 
@@ -789,7 +785,7 @@ bool encode_codes_fast(Format f, const float* x, size_t n, Rounding r, bool satu
                   : (f == Format::fp8_e4m3 || f == Format::fp8_e5m2) &&
                         (r == Rounding::nearest_even || r == Rounding::nearest_away);
   if (!ok) return false;
-  const ElemCodes j{f, x, n, r, saturate, codes, f == Format::hif8 ? hif8_code_table() : nullptr};
+  const ElemCodes j{f, x, n, r, saturate, codes};
   if (qdq_fast_isa() == QdqIsa::avx2) elem_codes_avx2(j);
   else elem_codes_portable(j);
   return true;

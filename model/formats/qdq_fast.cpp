@@ -309,7 +309,7 @@ struct Nvfp4BlockScale {
 // The E4M3 scale is rounded like the elements (elem_round, nearest even, then the saturating clamp
 // at 448 as an integer minimum) and its code read off the rounded value (elem_code), with no
 // branch: minifloat_encode's special cases cannot occur (the argument is finite and >= 0), so a
-// loop over several blocks' scales vectorises (k_nvfp4_rows).
+// loop over several blocks' scales vectorises (chunk_body's NVFP4 batches of eight).
 HIFSIM_AI uint32_t e4m3_sat_rne(float v, uint8_t& code) {
   uint32_t rb = f32_bits(elem_round<false>(v, f32_bits(v), kP4M3));
   rb = rb > 0x43E00000u ? 0x43E00000u : rb;  // min(r, 448)

@@ -11,8 +11,10 @@
 #include <thread>
 #include <vector>
 
+#include "formats/codes.hpp"
 #include "formats/qdq_fast.hpp"
 #include "formats/tensor.hpp"
+#include "util/parallel.hpp"
 
 using namespace hifsim::fmt;
 
@@ -75,6 +77,44 @@ void BM_reference(benchmark::State& st) {
   st.SetLabel(std::string(format_info(f).name) + " reference threads=" + std::to_string(o.threads));
 }
 
+// Quantization to codes (fmt::quantize, what the GEMM operands go through) for the element-wise
+// formats: BM_codes with fast = 1 is quantize (encode_codes_fast), fast = 0 the reference encoder
+// loop it replaced (encode_code per element, same split over threads); nvfp4 (block codes and
+// scales, nvfp4_quantize_block_fast) has the quantize row only.
+const Format kCodeFormats[] = {Format::hif8, Format::fp8_e4m3, Format::fp8_e5m2, Format::bf16, Format::nvfp4};
+void BM_codes(benchmark::State& st) {
+  const Format f = kCodeFormats[st.range(0)];
+  const std::vector<float>& x = input();
+  QuantOptions o;
+  o.threads = static_cast<unsigned>(st.range(1));
+  const bool fast = st.range(2) != 0;
+  std::vector<uint16_t> codes(x.size());
+  for (auto _ : st) {
+    if (fast || format_info(f).block != 1) {
+      const QTensor q = quantize(f, x.data(), kRows, kCols, o);
+      benchmark::DoNotOptimize(q.codes.data());
+    } else {
+      const Rounding r = element_rounding(f, o);
+      hifsim::parallel_for(x.size(), o.threads, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) codes[i] = encode_code(f, x[i], r, o, i);
+      }, 4096);
+      benchmark::DoNotOptimize(codes.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(x.size() * sizeof(float)));
+  st.SetLabel(std::string(format_info(f).name) + (fast ? " quantize" : " reference encoder") +
+              " threads=" + std::to_string(o.threads));
+}
+void code_args(benchmark::internal::Benchmark* b) {
+  const long all = static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
+  for (long f = 0; f < static_cast<long>(sizeof kCodeFormats / sizeof kCodeFormats[0]); ++f)
+    for (long t : all > 1 ? std::vector<long>{1, all} : std::vector<long>{1})
+      for (long fast : {0L, 1L})
+        if (fast || kCodeFormats[f] != Format::nvfp4) b->Args({f, t, fast});  // nvfp4: quantize only
+  b->ArgNames({"format", "threads", "fast"})->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
 void args(benchmark::internal::Benchmark* b) {
   const long all = static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
   for (long f = 0; f < static_cast<long>(sizeof kFormats / sizeof kFormats[0]); ++f) {
@@ -93,4 +133,5 @@ void ref_args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_qdq)->Apply(args);
 BENCHMARK(BM_reference)->Apply(ref_args);
+BENCHMARK(BM_codes)->Apply(code_args);
 BENCHMARK_MAIN();

@@ -15,6 +15,7 @@
 
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
+#include "formats/hif8.hpp"
 #include "formats/minifloat.hpp"
 #include "formats/mx.hpp"
 #include "formats/nvfp4.hpp"
@@ -52,29 +53,73 @@ HIFSIM_AI void k_bf16(const float* __restrict x, float* __restrict y, size_t n) 
 // representable. Then the special ranges: e = -23 (2^-23 <= a < 2^-22: 0 or 2^-22), a < 2^-23
 // (0), the overflow threshold (40960 ties away to the Inf slot; RNE keeps 40960 at 32768).
 // Mode: 0 = away, 1 = rne, 2 = rz.
+// The rounded magnitude bits for the magnitude bits a of a non-NaN input (0, a grid value, or the
+// overflow result: 2^15 saturated, +Inf otherwise).
+template <int Mode, bool Sat>
+HIFSIM_AI uint32_t hif8_round_mag(uint32_t a) {
+  const uint32_t ex = a >> 23;
+  const uint32_t ae = ex >= 127u ? ex - 127u : 127u - ex;
+  const uint32_t half = ae <= 3u ? (1u << 19) : ae <= 7u ? (1u << 20) : ae <= 15u ? (1u << 21) : (1u << 22);
+  const uint32_t q = half << 1;
+  uint32_t r;
+  if (Mode == 0) r = (a + half) & ~(q - 1u);
+  else if (Mode == 1) r = (a + half - 1u + (ae >= 16u ? 1u : ((a & q) ? 1u : 0u))) & ~(q - 1u);
+  else r = a & ~(q - 1u);
+  // e = -23: TA -> 2^-22; RNE -> 0 at exactly 2^-23, else 2^-22; RZ -> 0.
+  const uint32_t r23 = Mode == 0 ? 0x34800000u : Mode == 1 ? (a == 0x34000000u ? 0u : 0x34800000u) : 0u;
+  r = ex == 104u ? r23 : r;
+  r = a < 0x34000000u ? 0u : r;
+  const uint32_t ovf = Sat ? 0x47000000u : 0x7F800000u;
+  if (Mode == 0) r = a >= 0x47200000u ? ovf : r;
+  else if (Mode == 1) r = a > 0x47200000u ? ovf : r;
+  else r = a >= 0x7F800000u ? ovf : (r > 0x47000000u ? 0x47000000u : r);
+  return r;
+}
+
 template <int Mode, bool Sat>
 HIFSIM_AI void k_hif8(const float* __restrict x, float* __restrict y, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const uint32_t u = ld(x + i);
     const uint32_t a = u & 0x7FFFFFFFu, s = u & 0x80000000u;
-    const uint32_t ex = a >> 23;
-    const uint32_t ae = ex >= 127u ? ex - 127u : 127u - ex;
-    const uint32_t half = ae <= 3u ? (1u << 19) : ae <= 7u ? (1u << 20) : ae <= 15u ? (1u << 21) : (1u << 22);
-    const uint32_t q = half << 1;
-    uint32_t r;
-    if (Mode == 0) r = (a + half) & ~(q - 1u);
-    else if (Mode == 1) r = (a + half - 1u + (ae >= 16u ? 1u : ((a & q) ? 1u : 0u))) & ~(q - 1u);
-    else r = a & ~(q - 1u);
-    // e = -23: TA -> 2^-22; RNE -> 0 at exactly 2^-23, else 2^-22; RZ -> 0.
-    const uint32_t r23 = Mode == 0 ? 0x34800000u : Mode == 1 ? (a == 0x34000000u ? 0u : 0x34800000u) : 0u;
-    r = ex == 104u ? r23 : r;
-    r = a < 0x34000000u ? 0u : r;
-    const uint32_t ovf = Sat ? 0x47000000u : 0x7F800000u;
-    if (Mode == 0) r = a >= 0x47200000u ? ovf : r;
-    else if (Mode == 1) r = a > 0x47200000u ? ovf : r;
-    else r = a >= 0x7F800000u ? ovf : (r > 0x47000000u ? 0x47000000u : r);
+    const uint32_t r = hif8_round_mag<Mode, Sat>(a);
     const uint32_t out = a > 0x7F800000u ? 0x7FC00000u : (r == 0u ? 0u : (s | r));
     st(y + i, out);
+  }
+}
+
+// HiF8 codes: the rounded magnitude is 0, +Inf or a grid value 2^E * (1 + m/8) (E in [-22, 15], m
+// the 3 top mantissa bits, of which the band keeps 3, 2 or 1), whose code is the layout of
+// hif8.hpp computed in lanes from E's band: |E| 8..15: 11 s eee m; 4..7: 10 s ee mm; 2..3:
+// 01 s e mmm; 1: 001 s mmm; 0: 0001 mmm; E <= -16 (denormal 2^(M-23)): 0000 M with M = E + 23
+// (s = E < 0, e the bits of |E| below its implicit MSB). Integer selects only, so the loop
+// vectorises. NaN -> 0x80, zero -> 0x00 (no -0), Inf -> 0x6F | sign.
+HIFSIM_AI uint32_t mask_if(bool c) { return 0u - static_cast<uint32_t>(c); }
+HIFSIM_AI uint32_t pick(uint32_t m, uint32_t x, uint32_t y) { return (x & m) | (y & ~m); }
+// Masks rather than selects throughout: with selects GCC turns the band chain into branches and
+// the loop does not vectorise.
+HIFSIM_AI uint32_t hif8_grid_code(uint32_t r) {
+  const uint32_t eb = r >> 23;  // biased exponent
+  const uint32_t neg = mask_if(eb < 127u);
+  const uint32_t ae = pick(neg, 127u - eb, eb - 127u), es = neg & 0x10u, m3 = (r >> 20) & 7u;
+  uint32_t code = 0x60u | es | ((ae - 8u) << 1) | (m3 >> 2);
+  code = pick(mask_if(ae <= 7u), 0x40u | es | ((ae - 4u) << 2) | (m3 >> 1), code);
+  code = pick(mask_if(ae <= 3u), 0x20u | es | ((ae - 2u) << 3) | m3, code);
+  code = pick(mask_if(ae == 1u), 0x10u | (es >> 1) | m3, code);
+  code = pick(mask_if(ae == 0u), 0x08u | m3, code);
+  code = pick(mask_if(eb <= 111u), eb - 104u, code);  // E <= -16: M = E + 23
+  return code & 0x7Fu;
+}
+
+template <int Mode, bool Sat>
+HIFSIM_AI void k_hif8_codes(const float* __restrict x, uint16_t* __restrict c, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = ld(x + i);
+    const uint32_t a = u & 0x7FFFFFFFu, sc = (u >> 24) & 0x80u;
+    const uint32_t r = hif8_round_mag<Mode, Sat>(a);
+    uint32_t code = (sc | hif8_grid_code(r)) & ~mask_if(r == 0u);
+    code = pick(mask_if(r == 0x7F800000u), sc | kHif8PosInf, code);
+    code = pick(mask_if(a > 0x7F800000u), kHif8NaN, code);
+    c[i] = static_cast<uint16_t>(code);
   }
 }
 
@@ -211,6 +256,44 @@ HIFSIM_AI void k_mx_codes(const float* __restrict xin, size_t n, ElemParams p, i
   for (int i = 0; i < 32; ++i) codes[i] = static_cast<uint8_t>(c[i]);
 }
 
+// ---- Element-wise codes (fp8, bf16; hif8 above) ---------------------------------------------------
+// fp8: the rounded magnitude's code (elem_code); an overflow (a rounded value above max, or the
+// NaN that rounding an Inf gives) -> max finite when saturating, else the Inf / NaN code; a NaN
+// input -> the NaN code; the input's sign on every result, zeros included (minifloat_encode).
+struct Fp8Codes {
+  ElemParams p;
+  uint32_t max_code, ovf_code, nan_code;
+  float sub_scale;  // 2^(mbits - emin)
+};
+constexpr Fp8Codes kC4M3{kP4M3, 0x7E, 0x7F, 0x7F, 512.0f};
+constexpr Fp8Codes kC5M2{kP5M2, 0x7B, 0x7C, 0x7E, 65536.0f};
+
+template <bool Away, bool Sat>
+HIFSIM_AI void k_fp8_codes(const float* __restrict x, uint16_t* __restrict c, size_t n, const Fp8Codes k) {
+  const uint32_t maxb = f32_bits(k.p.maxv);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = ld(x + i);
+    const uint32_t ab = u & 0x7FFFFFFFu, sc = (u >> 24) & 0x80u;
+    const uint32_t rb = f32_bits(elem_round<Away>(bits_f32(ab), ab, k.p));
+    const uint32_t over = 0u - static_cast<uint32_t>(rb > maxb);
+    uint32_t code = elem_code(rb & ~over, 0u, k.p, 7, k.sub_scale);  // masked: the conversion stays in range
+    code = (code & ~over) | ((Sat ? k.max_code : k.ovf_code) & over);
+    const uint32_t nan = 0u - static_cast<uint32_t>(ab > 0x7F800000u);  // a mask: see k_hif8_codes
+    code = (code & ~nan) | (k.nan_code & nan);
+    c[i] = static_cast<uint16_t>(sc | code);
+  }
+}
+
+// bf16: bf16_from_f32_rne / _rz on the bits, the quiet NaN with the input's sign.
+template <bool Rz>
+HIFSIM_AI void k_bf16_codes(const float* __restrict x, uint16_t* __restrict c, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = ld(x + i);
+    const uint32_t r = Rz ? (u >> 16) : ((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+    c[i] = static_cast<uint16_t>((u & 0x7FFFFFFFu) > 0x7F800000u ? (((u >> 16) & 0x8000u) | 0x7FC0u) : r);
+  }
+}
+
 // ---- NVFP4 blocks (16 x E2M1, E4M3 scale) -------------------------------------------------------
 // The per-block scale arithmetic is the reference's own (nvfp4.cpp), in the same FP32 operation
 // order; the element loop is the vectorised E2M1 rounding. Output (e2m1 * e4m3) * decode: the first
@@ -223,27 +306,43 @@ struct Nvfp4BlockScale {
   float value;   // decoded E4M3 scale
   float factor;  // te: multiply the elements by it; paper: divide them by it
 };
+// The E4M3 scale is rounded like the elements (elem_round, nearest even, then the saturating clamp
+// at 448 as an integer minimum) and its code read off the rounded value (elem_code), with no
+// branch: minifloat_encode's special cases cannot occur (the argument is finite and >= 0), so a
+// loop over several blocks' scales vectorises (chunk_body's NVFP4 batches of eight).
+HIFSIM_AI uint32_t e4m3_sat_rne(float v, uint8_t& code) {
+  uint32_t rb = f32_bits(elem_round<false>(v, f32_bits(v), kP4M3));
+  rb = rb > 0x43E00000u ? 0x43E00000u : rb;  // min(r, 448)
+  code = static_cast<uint8_t>(elem_code(rb, 0u, kP4M3, 7, 512.0f));
+  return rb;
+}
+
 HIFSIM_AI Nvfp4BlockScale nvfp4_block_scale(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe) {
-  MiniFloatEncode enc;
-  enc.saturate = true;
   Nvfp4BlockScale b{};
   if (recipe == NvfpRecipe::te) {
-    b.code = minifloat_encode(kE4M3, std::min(bmax * (ts.encode * (1.0f / 6.0f)), FLT_MAX), enc);
-    b.value = minifloat_decode(kE4M3, b.code);
-    b.factor = std::min(1.0f / (b.value * ts.decode), FLT_MAX);
+    const float t = bmax * (ts.encode * (1.0f / 6.0f));
+    b.value = bits_f32(e4m3_sat_rne(FLT_MAX < t ? FLT_MAX : t, b.code));
+    const float f = 1.0f / (b.value * ts.decode);
+    b.factor = FLT_MAX < f ? FLT_MAX : f;  // std::min's operand order (NaN-safe alike)
   } else {
-    b.code = minifloat_encode(kE4M3, std::clamp((bmax / 6.0f) / ts.decode, 0x1p-9f, 448.0f), enc);
-    b.value = minifloat_decode(kE4M3, b.code);
+    float t = (bmax / 6.0f) / ts.decode;
+    t = t < 0x1p-9f ? 0x1p-9f : t;
+    t = 448.0f < t ? 448.0f : t;  // std::clamp's comparisons
+    b.value = bits_f32(e4m3_sat_rne(t, b.code));
     b.factor = ts.decode * b.value;
   }
   return b;
 }
 
-HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, size_t n, const Nvfp4TensorScale& ts,
-                             NvfpRecipe recipe) {
+HIFSIM_AI float block_amax(const float* __restrict x, size_t n) {
   float bmax = 0.0f;
   for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
-  const Nvfp4BlockScale b = nvfp4_block_scale(bmax, ts, recipe);
+  return bmax;
+}
+
+// The elements of one block whose scale b is known.
+HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, size_t n, const Nvfp4TensorScale& ts,
+                             NvfpRecipe recipe, const Nvfp4BlockScale& b) {
   const float sv = b.value;
   if (recipe == NvfpRecipe::te) {
     const float e = b.factor;
@@ -278,9 +377,7 @@ HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4T
                              uint8_t* __restrict codes, uint8_t& scale) {
   alignas(32) float x[16] = {};
   std::memcpy(x, xin, n * sizeof(float));
-  float bmax = 0.0f;
-  for (size_t i = 0; i < n; ++i) bmax = std::max(bmax, std::fabs(x[i]));
-  const Nvfp4BlockScale b = nvfp4_block_scale(bmax, ts, recipe);
+  const Nvfp4BlockScale b = nvfp4_block_scale(block_amax(x, 16), ts, recipe);  // padding zeros change no max
   scale = b.code;
   alignas(32) uint32_t c[16];
   if (recipe == NvfpRecipe::te) {
@@ -477,6 +574,28 @@ HIFSIM_AI void chunk_body(const Job& j, size_t b, size_t e) {
     default:
       break;
   }
+  if (j.f == Format::nvfp4) {
+    // Eight blocks at a time: their maxima, then their eight scales in one branch-free loop (it
+    // vectorises), then their elements.
+    for (size_t g = b; g < e; g += 8) {
+      const size_t m = std::min<size_t>(8, e - g);
+      alignas(32) float bmax[8] = {};
+      for (size_t t = 0; t < m; ++t) {
+        const size_t bi = g + t, c0 = (bi % j.nb) * j.blk;
+        bmax[t] = block_amax(x + (bi / j.nb) * j.cols + c0, std::min(j.blk, j.cols - c0));
+      }
+      Nvfp4BlockScale sc[8];
+      if (j.recipe == NvfpRecipe::te)
+        for (int t = 0; t < 8; ++t) sc[t] = nvfp4_block_scale(bmax[t], j.ts, NvfpRecipe::te);
+      else
+        for (int t = 0; t < 8; ++t) sc[t] = nvfp4_block_scale(bmax[t], j.ts, NvfpRecipe::torchao);
+      for (size_t t = 0; t < m; ++t) {
+        const size_t bi = g + t, row = bi / j.nb, c0 = (bi % j.nb) * j.blk;
+        k_nvfp4_block(x + row * j.cols + c0, y + row * j.cols + c0, std::min(j.blk, j.cols - c0), j.ts, j.recipe, sc[t]);
+      }
+    }
+    return;
+  }
   for (size_t bi = b; bi < e; ++bi) {
     const size_t row = bi / j.nb, c0 = (bi % j.nb) * j.blk;
     const size_t n = std::min(j.blk, j.cols - c0);
@@ -495,7 +614,6 @@ HIFSIM_AI void chunk_body(const Job& j, size_t b, size_t e) {
         if (away) k_mx<true>(xb, yb, n, kP5M2);
         else k_mx<false>(xb, yb, n, kP5M2);
         break;
-      case Format::nvfp4: k_nvfp4_block(xb, yb, n, j.ts, j.recipe); break;
       case Format::hif4:
         if (j.r == Rounding::nearest_even) k_hif4_unit<true>(xb, yb, n);
         else k_hif4_unit<false>(xb, yb, n);
@@ -537,6 +655,52 @@ void block_codes(const BlockCodes& b) {
   if (qdq_fast_isa() == QdqIsa::avx2) block_codes_avx2(b);
   else block_codes_portable(b);
 }
+
+struct ElemCodes {
+  Format f;
+  const float* x;
+  size_t n;
+  Rounding r;
+  bool sat;
+  uint16_t* codes;
+};
+HIFSIM_AI void elem_codes_body(const ElemCodes& j) {
+  const float* x = j.x;
+  uint16_t* c = j.codes;
+  const size_t n = j.n;
+  const bool away = j.r == Rounding::nearest_away;
+  switch (j.f) {
+    case Format::bf16:
+      if (j.r == Rounding::toward_zero) k_bf16_codes<true>(x, c, n);
+      else k_bf16_codes<false>(x, c, n);
+      return;
+    case Format::hif8:
+      if (away) {
+        if (j.sat) k_hif8_codes<0, true>(x, c, n);
+        else k_hif8_codes<0, false>(x, c, n);
+      } else if (j.r == Rounding::nearest_even) {
+        if (j.sat) k_hif8_codes<1, true>(x, c, n);
+        else k_hif8_codes<1, false>(x, c, n);
+      } else {
+        if (j.sat) k_hif8_codes<2, true>(x, c, n);
+        else k_hif8_codes<2, false>(x, c, n);
+      }
+      return;
+    default: {
+      const Fp8Codes& k = j.f == Format::fp8_e4m3 ? kC4M3 : kC5M2;
+      if (away) {
+        if (j.sat) k_fp8_codes<true, true>(x, c, n, k);
+        else k_fp8_codes<true, false>(x, c, n, k);
+      } else {
+        if (j.sat) k_fp8_codes<false, true>(x, c, n, k);
+        else k_fp8_codes<false, false>(x, c, n, k);
+      }
+      return;
+    }
+  }
+}
+__attribute__((target("avx2"))) void elem_codes_avx2(const ElemCodes& j) { elem_codes_body(j); }
+void elem_codes_portable(const ElemCodes& j) { elem_codes_body(j); }
 
 std::atomic<int> g_isa{static_cast<int>(QdqIsa::automatic)};
 
@@ -613,6 +777,19 @@ void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale&
   for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
   if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale);
   block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
+}
+
+bool encode_codes_fast(Format f, const float* x, size_t n, Rounding r, bool saturate, uint16_t* codes) {
+  const bool ok = f == Format::bf16   ? (r == Rounding::nearest_even || r == Rounding::toward_zero)
+                  : f == Format::hif8 ? (r == Rounding::nearest_away || r == Rounding::nearest_even ||
+                                         r == Rounding::toward_zero)
+                  : (f == Format::fp8_e4m3 || f == Format::fp8_e5m2) &&
+                        (r == Rounding::nearest_even || r == Rounding::nearest_away);
+  if (!ok) return false;
+  const ElemCodes j{f, x, n, r, saturate, codes};
+  if (qdq_fast_isa() == QdqIsa::avx2) elem_codes_avx2(j);
+  else elem_codes_portable(j);
+  return true;
 }
 
 bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o) {

@@ -40,6 +40,12 @@ void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n,
 void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
                                uint8_t& scale);
 
+// The codes of n element-wise values, bit-identical to encode_code(f, x[i], r, o, i) (the reference
+// encoders), for hif8 (away, rne, rz), fp8-e4m3 / fp8-e5m2 (rne, away) and bf16 (rne, rz), saturating
+// or not; returns false (and writes nothing) for anything else. Single-threaded: fmt::quantize
+// splits the tensor (tests/formats/test_qdq_fast.cpp, ElementCodes*).
+bool encode_codes_fast(Format f, const float* x, size_t n, Rounding r, bool saturate, uint16_t* codes);
+
 enum class QdqIsa { automatic, portable, avx2 };
 // Forces an instruction-set path (tests and benchmarks); automatic = AVX2 when available.
 void qdq_fast_set_isa(QdqIsa isa);

@@ -150,6 +150,7 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
   }
   if (blk == 1) {
     parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
+      if (encode_codes_fast(f, x + b, e - b, r, o.saturate, q.codes.data() + b)) return;  // = encode_code
       for (size_t i = b; i < e; ++i) q.codes[i] = encode_code(f, x[i], r, o, i);
     }, 4096);
     return q;

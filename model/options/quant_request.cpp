@@ -1,6 +1,7 @@
 #include "options/quant_request.hpp"
 
 #include "formats/mx.hpp"
+#include "util/error.hpp"
 
 namespace hifsim::opt {
 
@@ -58,7 +59,7 @@ const Options<fmt::QuantOptions>& quant_options() {
                  std::nullopt, [](Q& o, const Value& v) {
                    o.hif4_compare = one_of<fmt::Hif4Compare>(v, {{"exact", fmt::Hif4Compare::exact}, {"bf16", fmt::Hif4Compare::bf16_rounded}});
                    if (o.hif4_convention == fmt::Hif4Convention::ascend_a6 && o.hif4_compare == fmt::Hif4Compare::exact)
-                     v.fail("exact conflicts with hif4-convention ascend-a6 (bf16 compare); leave it out");
+                     v.fail("exact conflicts with " + v.field_of("hif4-convention") + " ascend-a6 (bf16 compare); leave it out");
                  }});
     r.push_back({"hif4-inf", "I", "hif4 Inf inputs: saturate | nan", "saturate",
                  [](Q& o, const Value& v) { o.hif4_inf_to_nan = one_of<bool>(v, {{"saturate", false}, {"nan", true}}); }});
@@ -72,7 +73,9 @@ const Options<fmt::QuantOptions>& quant_options() {
                    for (const fmt::MxConvention& c : fmt::mx_conventions()) {
                      names += std::string(names.empty() ? "" : ", ") + c.name;
                      if (v.text() != c.name) continue;
-                     if (o.rounding) v.fail(v.text() + " sets the scale rule and the rounding; leave the rounding out");
+                     if (o.rounding)
+                       v.fail(v.text() + " sets the scale rule and the rounding; leave " + v.field_of("mx-scale") + " and " +
+                              v.field_of("rounding") + " out");
                      o.mx_convention = c.name;
                      o.mx_scale_rule = c.rule;
                      o.rounding = c.rounding;
@@ -81,8 +84,10 @@ const Options<fmt::QuantOptions>& quant_options() {
                  }});
     r.push_back({"mx-scale", "S", "MX shared-exponent rule: floor (OCP, default) | ceil | rceil (NVIDIA) | pow2-ceil | even",
                  std::nullopt, [](Q& o, const Value& v) {
-                   if (!o.mx_convention.empty())
-                     v.fail("mx-convention " + o.mx_convention + " sets the scale rule; leave it out");
+                   if (!o.mx_convention.empty())  // named as the preset's conflict, as the rounding's is
+                     throw Error(v.where(), v.field_of("mx-convention"),
+                                 o.mx_convention + " sets the scale rule and the rounding; leave " + v.field() + " and " +
+                                     v.field_of("rounding") + " out");
                    o.mx_scale_rule = one_of<fmt::MxScaleRule>(
                        v, {{"floor", fmt::MxScaleRule::floor}, {"ceil", fmt::MxScaleRule::ceil}, {"rceil", fmt::MxScaleRule::rceil},
                            {"pow2-ceil", fmt::MxScaleRule::pow2_ceil}, {"even", fmt::MxScaleRule::even}});

@@ -50,6 +50,7 @@ class Value {
   std::string shown() const;
   const std::string& where() const { return spelling_.where; }
   std::string field() const { return spelling_.field(option_); }                             // the value as the user wrote it (messages)
+  std::string field_of(const std::string& option) const { return spelling_.field(option); }  // another option, spelled alike
   [[noreturn]] void fail(const std::string& reason) const;
 
  private:

@@ -78,7 +78,7 @@ PY_CASES = [
      ["mx_scales", "unknown keyword argument"]),
     ("quantize_dequantize mx_scale=3",
      "hifsim.quantize_dequantize(np.ones((2, 64), np.float32), 'mxfp4', mx_scale=3)", "error",
-     ["mx_scale", "'3' is not floor or ceil"]),
+     ["mx_scale", "'3' is not floor, ceil, rceil, pow2-ceil or even"]),
     ("quantize_dequantize saturate='yes'",
      "hifsim.quantize_dequantize(np.ones((2, 64), np.float32), 'hif8', saturate='yes')", "error",
      ["saturate", "True or False"]),
@@ -196,8 +196,8 @@ def vectors_cases(s):
     def manifest_names_input():
         m = json.load(open(os.path.join(s.tmp, "vec1", "manifest.json")))
         want = os.path.join(data, "traces", "sample", "activations.npy")
-        if not m.get("inputs_fnv1a64", {}).get(want):
-            return f"manifest inputs {m.get('inputs_fnv1a64')} do not list {want} with its hash"
+        if not m.get("inputs_xxh3_64", {}).get(want):
+            return f"manifest inputs {m.get('inputs_xxh3_64')} do not list {want} with its hash"
         return None
 
     s.cli("vectors default tensor from the data folder, hashed in the manifest",

@@ -112,7 +112,7 @@ def test_shapes_and_dtypes_roundtrip():
 @pytest.mark.parametrize("call,needle", [
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "hif5"), "unknown tensor format"),
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "mxfp4", mx_scale="round"),
-     "argument mx_scale: 'round' is not floor or ceil"),
+     "argument mx_scale: 'round' is not floor, ceil, rceil, pow2-ceil or even"),
     (lambda: hifsim.quantize_dequantize(np.ones((2, 4), np.float32), "hif4", colour="red"),
      "argument colour: unknown keyword argument"),
     (lambda: hifsim.quantize_dequantize(np.array([[1.0, np.nan]], np.float32), "nvfp4"), "argument x"),

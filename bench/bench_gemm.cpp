@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_buffer.hpp"
-#include "datapath/gemm_cpu.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_buffer.hpp"
+#include "gemm/gemm_cpu.hpp"
 #include "util/gaussian.hpp"
 
 using namespace hifsim;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 #include "io/trace.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"

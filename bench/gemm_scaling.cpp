@@ -2,7 +2,7 @@
 // shape, runs the engine (operands quantized once, outside) `reps` times with the given thread
 // count, each time into a freshly allocated result, and prints one JSON line per thread count:
 // the wall time, the process CPU time (user + system) per run, the phases' wall times, the CPU time
-// on the critical path (GemmRunInfo, datapath/gemm_cpu_path.hpp) including the result's
+// on the critical path (GemmRunInfo, gemm/gemm_cpu_path.hpp) including the result's
 // allocation. 1-thread CPU time / 2-thread critical path = the speed-up 2 idle cores give,
 // measured while other jobs run (docs/performance.md, "Thread scaling").
 //   gemm_scaling FORMAT M N K THREADS[,THREADS...] [REPS] [vector]
@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_buffer.hpp"
-#include "datapath/gemm_cpu_path.hpp"
 #include "formats/format.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_buffer.hpp"
+#include "gemm/gemm_cpu_path.hpp"
 #include "util/gaussian.hpp"
 
 using namespace hifsim;

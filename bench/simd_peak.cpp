@@ -15,7 +15,7 @@
 
 #include <immintrin.h>
 
-#include "datapath/gemm_cpu.hpp"
+#include "gemm/gemm_cpu.hpp"
 
 namespace {
 

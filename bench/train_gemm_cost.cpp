@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "datapath/train_gemm.hpp"
+#include "gemm/train_gemm.hpp"
 #include "util/rng.hpp"
 
 using namespace hifsim;

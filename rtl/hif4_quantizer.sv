@@ -12,16 +12,17 @@
 //
 // Ports:
 //   x     [1023:0]  64 BF16 inputs, element k at [16k+15 : 16k]
-//   unit  [287:0]   the HiF4 unit in layout (A), little-endian (as hif4_dot64's operands):
+//   unit  [287:0]   (HIF4_UNIT_BITS) the HiF4 unit in layout (A), little-endian (as hif4_dot64's operands):
 //                   [7:0] E6M2, [15:8] E1_8, [31:16] E1_16, element k at [32+4k+3 : 32+4k]
 //
 // Datapath (hif4.md section 6, "Quantizer"):
 //   q1  peaks: V16[j] = max |x[4j..4j+3]|, V8[i] = max(V16[2i], V16[2i+1]), Vmax (unsigned compares
 //       of the 15-bit BF16 magnitudes; Inf is the largest); NaN / Inf flags
-//   q2  scale: Vmax sig (8 bits) x 146 (C7 = 0x3E12 = 146 * 2^-10), 16-bit product, RNE to 8 bits
-//       (the BF16 rounding, with its carry), clamp to [2^-48, 49152] (a zero or subnormal Vmax
-//       clamps), RNE to the 2-bit E6M2 mantissa (carry into the exponent); the reciprocal
-//       REC = RS * 2^rexp from a 4-entry LUT on M (RS = 128, 205, 171, 146) and
+//   q2  scale: Vmax sig (8 bits) x hifsim_pkg::HIF4Q_C7_SIG (C7 = HIF4Q_C7 = bf16(1/7)), 16-bit
+//       product, RNE to 8 bits (the BF16 rounding, with its carry), clamp to
+//       [2^HIF4Q_SF_MIN_EXP, HIF4Q_SF_MAX] (a zero or subnormal Vmax clamps), RNE to the 2-bit
+//       E6M2 mantissa (carry into the exponent); the reciprocal REC = RS * 2^rexp from a 4-entry
+//       LUT on M (RS = HIF4Q_REC_SIG0..3) and
 //       rexp = (M == 0 ? 48 : 47) - E - 7
 //   q3  level bits: Pr = sig(V) x RS (8x8 -> 16 bits); the product's leading-bit exponent
 //       lv = eV + rexp + (15 or 14); E1_8[i] = lv8 >= 2, E1_16[j] = lv16 >= 1 + E1_8[j>>1]; with
@@ -35,13 +36,10 @@
 //       of BF16 values is exact where that rounding can reach a nonzero element), and the sign is
 //       kept only if RNE_bf16(RNE_fp32(|x| * scale)) != 0, i.e. Pe * 2^(sh + 148) > 2^16 + 1.
 //
-// Pipeline: STAGES (0..4) register ranks (hifsim_pipe_reg), the handshake of hif4_dot64:
-//   STAGES  after q1   after q2   after q3   after q4 (output register)
-//     0        -          -          -          -
-//     1        -          x          -          -
-//     2        x          -          x          -
-//     3        x          x          x          -
-//     4        x          x          x          x
+// Pipeline: STAGES register ranks (hifsim_pipe_reg), the handshake of hif4_dot64, at the cut
+// points after q1, q2, q3 and q4 (the output register) that hifsim_pkg::hif4_quantizer_cut selects
+// for each STAGES (hif4_quantizer_stages_ok: the range); both are generated from the unit's
+// description.
 // The 1024 input bits travel to q4 with the data (the cost of a short pipeline here).
 module hif4_quantizer #(
   parameter int STAGES     = 3,
@@ -76,7 +74,7 @@ module hif4_quantizer #(
   localparam bit CMP = (CMP_BF16 != 0) || (ASCEND_A6 != 0);   // A6: BF16-rounded compares
   localparam bit A6  = ASCEND_A6 != 0;
 
-  // Cut points selected by STAGES (the table above): hifsim_pkg::hif4_quantizer_cut, generated from the unit's
+  // Cut points selected by STAGES (see the header): hifsim_pkg::hif4_quantizer_cut, generated from the unit's
   // description in model/datapath (tests/hw checks the elaborated ranks against it).
   localparam bit CUT_Q1 = hifsim_pkg::hif4_quantizer_cut(STAGES, 1);
   localparam bit CUT_Q2 = hifsim_pkg::hif4_quantizer_cut(STAGES, 2);

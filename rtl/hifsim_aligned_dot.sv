@@ -5,7 +5,7 @@
 //
 //   s0  decode: element sig * 2^e or NaN / Inf        (hifsim_pkg::hif8_dec / bf16_dec)
 //       HiF8 sig 8..15 (4 bits, denormal 8 * 2^(M-26)), e -25..12; BF16 sig 8 bits, e -133..120
-//   s1  products psig = sigA * sigB (P = 8 / 16 bits), pexp = eA + eB, kept as the biased
+//   s1  products psig = sigA * sigB (P = HIF8_PROD_BITS / BF16_PROD_BITS), pexp = eA + eB, kept as the biased
 //       u = pexp - PEXP_MIN >= 0; specials: NaN in or Inf x 0 -> NaN, +Inf / -Inf flags
 //   s2  Emax = max(u) over the nonzero products: a balanced comparator tree (the hierarchy)
 //   s3  window of WW = W + STICKY bits with psig at its top (bits WW-1 .. WW-P), shifted right
@@ -15,18 +15,14 @@
 //   s5  out = RNE_fp32(S * 2^(L - STICKY)), L = Emax + PEXP_MIN + P - W   (hifsim_round_fp32)
 //       NaN -> 0x7FC00000; +-Inf; all products zero or S == 0 -> +0
 //
-// W = 0 is HiF8's exact mode: the window is 82 bits (hifsim_pkg::HIF8_EXACT_W), which never drops a
+// W = 0 is HiF8's exact mode: the window is hifsim_pkg::HIF8_EXACT_W bits, which never drops a
 // bit (products span 2^-50 .. 2^32), so it equals the model's unbounded window (W = 0); STICKY is
 // then irrelevant and ignored. Supported: HiF8 W = 0 or 8..120, BF16 16..120 (the model's W is at
-// most 120; the RTL needs W >= P). BF16 has no exact mode in RTL: its exact window is 538 bits.
+// most 120; the RTL needs W >= P). BF16 has no exact mode in RTL: its exact window is BF16_EXACT_W bits.
 //
-// Pipeline: STAGES (0..4) register ranks (hifsim_pipe_reg):
-//   STAGES  after s1   after s2   after s4   after s5 (output register)
-//     0        -          -          -          -
-//     1        -          -          x          -
-//     2        x          -          x          -
-//     3        x          x          x          -
-//     4        x          x          x          x
+// Pipeline: STAGES register ranks (hifsim_pipe_reg) at the cut points after s1, s2, s4 and s5
+// (the output register) that hifsim_pkg::aligned_dot_cut selects for each STAGES
+// (aligned_dot_stages_ok: the range); both are generated from the unit's description.
 // Latency = STAGES cycles, one dot product per cycle, the handshake of hif4_dot64.
 module hifsim_aligned_dot #(
   parameter int FMT    = 0,    // 0: HiF8, 1: BF16
@@ -75,7 +71,7 @@ module hifsim_aligned_dot #(
     $error("hifsim_aligned_dot: STAGES must be in 0..4");
   end
 
-  // Cut points selected by STAGES (the table above): hifsim_pkg::aligned_dot_cut, generated from the unit's
+  // Cut points selected by STAGES (see the header): hifsim_pkg::aligned_dot_cut, generated from the unit's
   // description in model/datapath (tests/hw checks the elaborated ranks against it).
   localparam bit CUT_S1 = hifsim_pkg::aligned_dot_cut(STAGES, 1);
   localparam bit CUT_S2 = hifsim_pkg::aligned_dot_cut(STAGES, 2);

@@ -1,5 +1,5 @@
 // mxfp4_dot64: the MXFP4 64-wide dot product of docs/datapath.md section 3, bit-exact with
-// hifsim::dp::Mxfp4Dot64 (model/datapath/mx_dot.cpp): two 32-element E2M1 blocks, each with an
+// hifsim::dp::Mxfp4Dot64 (model/datapath/mxfp4_dot.cpp): two 32-element E2M1 blocks, each with an
 // E8M0 scale per operand; the exact two-term sum rounded once (RNE) to FP32.
 //
 // Operands (packed code vectors, little-endian):

@@ -1,5 +1,5 @@
 // mxfp8_dot32: the MXFP8 32-wide dot product of docs/datapath.md section 3, bit-exact with
-// hifsim::dp::Mxfp8Dot32 (model/datapath/mx_dot.cpp): one 32-element block of E4M3 (E5M2 = 0) or
+// hifsim::dp::Mxfp8Dot32 (model/datapath/mxfp8_dot.cpp): one 32-element block of E4M3 (E5M2 = 0) or
 // E5M2 (E5M2 = 1) elements with one E8M0 scale per operand; the exact sum rounded once to FP32.
 // Plain fp8-e4m3 / fp8-e5m2 GEMMs use this unit with both scales 127.
 //
@@ -12,19 +12,17 @@
 //       its class (E4M3: NaN 0x7F/0xFF; E5M2: NaN, Inf)       (hifsim_pkg::e4m3_dec / e5m2_dec)
 //   s1  products sigA*sigB (8 / 6 bits), shift = (tA + tB) - min_exp (0..28 / 0..58), sign;
 //       specials: NaN in, Inf x 0 -> NaN; Inf products set +Inf / -Inf flags
-//   s2  exact sum of the 32 aligned products, LSB weight min_exp = -18 / -32: 42 / 70-bit two's
-//       complement (docs/datapath.md's 41 / 69 bits are the magnitude)
-//   s3  X = xa + xb - 254 (computed in the first stage and carried along)
+//   s2  exact sum of the 32 aligned products, LSB weight min_exp = MX8_E4M3_MIN_EXP /
+//       MX8_E5M2_MIN_EXP, MX8_E4M3_W_SUM / MX8_E5M2_W_SUM bits two's complement (docs/datapath.md
+//       gives the magnitude, one bit less)
+//   s3  X = xa + xb - MX8_EXP_OFFSET (computed in the first stage and carried along)
 //   s4  out = RNE_fp32(sum * 2^(min_exp + X))   (hifsim_round_fp32: subnormals, overflow to Inf);
 //       NaN (scale 0xFF, NaN product, or both +Inf and -Inf) -> 0x7FC00000; else +-Inf if an
 //       infinite product; an exactly zero sum -> +0
 //
-// Pipeline: STAGES (0..3) register ranks (hifsim_pipe_reg):
-//   STAGES  after s1   after s2   after s4 (output register)
-//     0        -          -          -
-//     1        -          x          -
-//     2        x          x          -
-//     3        x          x          x
+// Pipeline: STAGES register ranks (hifsim_pipe_reg) at the cut points after s1, s2 and s4 (the
+// output register) that hifsim_pkg::mxfp8_dot32_cut selects for each STAGES
+// (mxfp8_dot32_stages_ok: the range); both are generated from the unit's description.
 // Latency = STAGES cycles, one dot product per cycle, the handshake of hif4_dot64.
 module mxfp8_dot32 #(
   parameter int E5M2   = 0,   // 0: E4M3 elements, 1: E5M2 elements
@@ -60,7 +58,7 @@ module mxfp8_dot32 #(
     $error("mxfp8_dot32: STAGES must be in 0..3");
   end
 
-  // Cut points selected by STAGES (the table above): hifsim_pkg::mxfp8_dot32_cut, generated from the unit's
+  // Cut points selected by STAGES (see the header): hifsim_pkg::mxfp8_dot32_cut, generated from the unit's
   // description in model/datapath (tests/hw checks the elaborated ranks against it).
   localparam bit CUT_S1 = hifsim_pkg::mxfp8_dot32_cut(STAGES, 1);
   localparam bit CUT_S2 = hifsim_pkg::mxfp8_dot32_cut(STAGES, 2);

@@ -125,7 +125,7 @@ def main(argv):
         if "<!-- gemm:begin" in text:
             text = re.sub(r"<!-- gemm:begin.*?<!-- gemm:end -->", lambda m: block, text, flags=re.S)
         else:
-            text = text.rstrip("\n") + "\n\n## GEMM engine (model/datapath/gemm)\n\n" + block + "\n"
+            text = text.rstrip("\n") + "\n\n## GEMM engine (model/gemm/gemm)\n\n" + block + "\n"
         open(doc, "w").write(text)
     return 0
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "args.hpp"
-#include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
+#include "gemm/gemm.hpp"
 
 namespace hifsim::cli {
 

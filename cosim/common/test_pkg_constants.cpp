@@ -15,22 +15,22 @@
 #include <sstream>
 #include <string>
 
-#include "verif/stimulus.hpp"
 #include "datapath/aligned_dot.hpp"
 #include "datapath/element.hpp"
 #include "datapath/fp_add.hpp"
-#include "datapath/gemm.hpp"
 #include "datapath/hif4_dot.hpp"
 #include "datapath/mxfp4_dot.hpp"
 #include "datapath/mxfp8_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "datapath/residual.hpp"
-#include "formats/hif8.hpp"
-#include "formats/nvfp4.hpp"
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
+#include "formats/hif8.hpp"
 #include "formats/mx.hpp"
+#include "formats/nvfp4.hpp"
 #include "formats/scales.hpp"
+#include "gemm/gemm.hpp"
+#include "verif/stimulus.hpp"
 
 using namespace hifsim;
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "datapath/gemm.hpp"
-#include "datapath/residual.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "perf/autotile.hpp"
 #include "perf/schedule.hpp"
 #include "perf/values.hpp"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "config/schema.hpp"
-#include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
+#include "gemm/gemm.hpp"
 
 namespace hifsim::cfg {
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "datapath/accumulator.hpp"
-#include "datapath/gemm.hpp"
 #include "datapath/hw.hpp"
+#include "gemm/gemm.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 

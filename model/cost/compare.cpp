@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cost/cost.hpp"
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 #include "io/input_file.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <sstream>
 
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 #include "util/error.hpp"
-#include "util/text.hpp"
 #include "util/json.hpp"
 #include "util/rng.hpp"
+#include "util/text.hpp"
 
 namespace hifsim::cost {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "datapath/gemm.hpp"
+#include "gemm/gemm_unit.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 

@@ -34,6 +34,15 @@ void product(const Elem& x, const Elem& y, int k, Products& p) {
 
 }  // namespace
 
+AlignSpec default_align(fmt::Format f) {
+  AlignSpec a;
+  if (fmt::format_traits(f).unit == fmt::DotUnit::bf16_dot64) {
+    a.width = 64;
+    a.policy = AlignPolicy::sticky;
+  }
+  return a;  // hif8: exact
+}
+
 DotResult aligned_sum(int n, const uint32_t* psig, const int16_t* pexp, const uint8_t* pneg, int pbits,
                       const AlignSpec& spec, AlignedDotStages* st) {
   int emax = INT_MIN;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "datapath/accumulator.hpp"
+#include "formats/format.hpp"
 
 namespace hifsim::dp {
 
@@ -27,6 +28,8 @@ struct AlignSpec {
   int width = 0;  // W in [1, 120]; 0 = exact
   AlignPolicy policy = AlignPolicy::trunc;
 };
+AlignSpec default_align(fmt::Format f);  // hif8: exact; bf16: W = 64, sticky
+constexpr int kHif8DefaultLanes = 64;    // N of the HiF8 dot unit unless a config chooses 16 or 32
 
 struct AlignedDotStages {
   std::vector<uint32_t> psig;

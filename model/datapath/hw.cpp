@@ -1,6 +1,5 @@
 #include "datapath/hw.hpp"
 
-#include "datapath/gemm.hpp"
 #include "util/error.hpp"
 
 namespace hifsim::dp::hw {
@@ -155,8 +154,7 @@ const DotUnitHw& dot_unit(fmt::Format f) {
 
 UnitDesc describe_dot(const DotParams& p) { return dot_unit(p.format).describe(p); }
 
-namespace {
-DotParams params_of(fmt::Format f, int lanes, const AlignSpec& a, int stages) {
+DotParams dot_params(fmt::Format f, int lanes, const AlignSpec& a, int stages) {
   DotParams p;
   p.format = f;
   p.lanes = lanes;
@@ -169,14 +167,11 @@ DotParams params_of(fmt::Format f, int lanes, const AlignSpec& a, int stages) {
   p.stages = stages;
   return p;
 }
-}  // namespace
-
-DotParams dot_params(const GemmSpec& g, int stages) { return params_of(g.format, dot_width(g), effective_align(g), stages); }
 
 DotParams default_dot_params(fmt::Format f, int stages) {
-  GemmSpec g;
-  g.format = f;
-  return params_of(f, dot_width(g), default_align(f), stages);
+  const fmt::FormatTraits& t = fmt::format_traits(f);
+  const int lanes = t.unit == fmt::DotUnit::hif8_dot ? kHif8DefaultLanes : static_cast<int>(t.unit_lanes);
+  return dot_params(f, lanes, default_align(f), stages);
 }
 
 }  // namespace hifsim::dp::hw

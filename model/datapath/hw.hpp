@@ -174,8 +174,9 @@ struct DotUnitHw {
 // The dot unit a tensor format's GEMM runs on (throws hifsim::Error for a format without one).
 const DotUnitHw& dot_unit(fmt::Format f);
 UnitDesc describe_dot(const DotParams& p);
-// The unit of a GEMM spec / of a format with its defaults (lanes, window; exact -> Wexact).
-DotParams dot_params(const GemmSpec& g, int stages);
+// The unit of a format with `lanes` lanes and window `a` / with its defaults (lanes, window;
+// exact -> Wexact). The unit of a GEMM spec: gemm/gemm_unit.hpp.
+DotParams dot_params(fmt::Format f, int lanes, const AlignSpec& a, int stages);
 DotParams default_dot_params(fmt::Format f, int stages);
 
 // ---- Every unit by name (its RTL top), with RTL parameters ----

@@ -9,6 +9,7 @@
 // S: dense (identity) | 2:4 (in every 4 consecutive K elements keep the 2 largest |value|;
 // ties: the lower index wins) | top50 (keep the K/2 channels, rounded down, with the largest
 // L2 norm of the dequantized Rq over all rows; ties: lower index).
+// The GEMM with the correction (operands, fused and unfused) is gemm/residual_gemm.hpp.
 // fused: the residual blocks go into the same FP32 accumulator after the main K blocks (one
 // GEMM over [Xq | Rs] x [Wq | Wq]); unfused (default): two GEMMs from +0.0, then one FP32 RNE add.
 // NVFP4: in fused mode the residual is quantized with the activation's per-tensor scale, so one
@@ -19,7 +20,7 @@
 #include <vector>
 
 #include "datapath/accumulator.hpp"
-#include "datapath/gemm.hpp"
+#include "formats/tensor.hpp"
 #include "formats/hif4.hpp"
 
 namespace hifsim::dp {
@@ -42,23 +43,6 @@ std::vector<float> residual_values(const float* x, const fmt::QTensor& xq);
 // Returns the keep mask (rows x padded_cols) for inspection and tests.
 std::vector<uint8_t> sparsify_24(fmt::QTensor& q);
 std::vector<uint8_t> keep_top50_channels(fmt::QTensor& q);
-
-struct ResidualOperands {
-  fmt::QTensor main;      // Q(X)
-  fmt::QTensor residual;  // S(Q(R))
-};
-ResidualOperands make_residual_operands(const float* x, size_t rows, size_t cols, const GemmSpec& gs,
-                                        const ResidualSpec& rs);
-
-// The corrected activation as values (fake quantization with the residual, as the model-level
-// perplexity uses it): y = deq(Q(X)) + deq(S(Q(R))), rows x cols, one FP32 addition per
-// element; kind none gives quantize_dequantize with gs.quant.
-void residual_quantize_dequantize(const float* x, size_t rows, size_t cols, const GemmSpec& gs, const ResidualSpec& rs,
-                                  float* y);
-
-// Y = Q(X) Q(W)ᵀ (+ the residual term), M x N.
-std::vector<float> gemm_with_residual(const float* X, size_t M, size_t K, const float* W, size_t N,
-                                      const GemmSpec& gs, const ResidualSpec& rs);
 
 // Concatenates two quantized tensors with equal rows along K (both padded to the unit width).
 fmt::QTensor concat_k(const fmt::QTensor& a, const fmt::QTensor& b);

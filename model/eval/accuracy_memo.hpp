@@ -19,7 +19,7 @@ namespace hifsim::eval {
 
 // Whole-trace figures of one arithmetic (ops aggregated as if their outputs were concatenated).
 // Invalid when any output (or reference value) is NaN or Inf: the figures are then NaN, written
-// as null, and the counts say why (datapath/gemm_stats.hpp).
+// as null, and the counts say why (gemm/gemm_stats.hpp).
 struct AccuracyFigures {
   double sqnr_db = 0, cosine = 0, rel_frobenius = 0;
   double underflow = 0;  // mean over the ops of the nonzero A values that quantize to zero

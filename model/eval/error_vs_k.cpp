@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 #include "util/text.hpp"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "datapath/gemm_stats.hpp"
 #include "eval/operand_cache.hpp"
 #include "formats/format.hpp"
+#include "gemm/gemm_stats.hpp"
 #include "io/trace.hpp"
 
 namespace hifsim::eval {

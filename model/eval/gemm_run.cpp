@@ -2,8 +2,9 @@
 
 #include <chrono>
 
-#include "datapath/arc.hpp"
-#include "datapath/gemm_stats.hpp"
+#include "gemm/arc.hpp"
+#include "gemm/gemm_stats.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "util/error.hpp"
 #include "util/json.hpp"
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
+#include "gemm/gemm.hpp"
 
 namespace hifsim::eval {
 

@@ -6,7 +6,8 @@
 #include <cmath>
 #include <mutex>
 
-#include "datapath/arc.hpp"
+#include "gemm/arc.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 

@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_stats.hpp"
 #include "datapath/residual.hpp"
 #include "eval/operand_cache.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_stats.hpp"
 #include "io/trace.hpp"
 
 namespace hifsim::eval {
 
-// Sums of the error figures (datapath/gemm_stats.hpp): ops aggregate into layers and traces
+// Sums of the error figures (gemm/gemm_stats.hpp): ops aggregate into layers and traces
 // exactly as if their outputs were concatenated; NaN/Inf outputs make the aggregate invalid.
 using ErrorSums = dp::ErrorSums;
 

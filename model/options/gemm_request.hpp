@@ -5,8 +5,8 @@
 #pragma once
 #include <optional>
 
-#include "datapath/gemm.hpp"
 #include "datapath/residual.hpp"
+#include "gemm/gemm.hpp"
 #include "options/option.hpp"
 
 namespace hifsim::opt {

@@ -7,11 +7,11 @@
 #include <map>
 
 #include "datapath/accumulator.hpp"
-#include "datapath/gemm.hpp"
-#include "datapath/residual.hpp"
 #include "formats/bits.hpp"
 #include "formats/nvfp4.hpp"
 #include "formats/packed.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "util/error.hpp"
 #include "util/manifest.hpp"
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "datapath/train_gemm.hpp"
+#include "gemm/train_gemm.hpp"
 #include "train/fp32_gemm.hpp"
 #include "util/rng.hpp"
 
@@ -57,7 +57,7 @@ void LinearGemms::run(GemmKind kind, const std::string& layer, const float* A, s
     fp32_gemm(A, M, K, B, N, C, threads_);
     return;
   }
-  // The recipe's GEMM: datapath/train_gemm.hpp (RHT of both operands along K, each operand
+  // The recipe's GEMM: gemm/train_gemm.hpp (RHT of both operands along K, each operand
   // quantized with its own options, the bit-exact engine).
   dp::TrainGemmSpec ts;
   ts.gemm.format = *rule.format;

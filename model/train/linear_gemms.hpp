@@ -2,7 +2,7 @@
 // step -- fprop, dgrad, wgrad -- goes through LinearGemms::run, which quantizes both operands
 // along this GEMM's own reduction axis K from their FP32 copies (a transposed operand is
 // re-quantized, never reused from another GEMM) and runs the format's bit-exact GEMM engine
-// (datapath/gemm.hpp, the engine of `hifsim gemm`), or the FP32 GEMM for fp32 rules.
+// (gemm/gemm.hpp, the engine of `hifsim gemm`), or the FP32 GEMM for fp32 rules.
 //
 // Random streams: the stochastic-rounding seed of an operand is counter-based on (run seed,
 // step, GEMM number within the step, operand), and the GEMMs of a step are issued in a fixed

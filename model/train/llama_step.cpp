@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "datapath/train_gemm.hpp"
+#include "gemm/train_gemm.hpp"
 #include "util/parallel.hpp"
 
 namespace hifsim::train {

@@ -21,11 +21,11 @@
 #include <string>
 
 #include "datapath/accumulator.hpp"
-#include "verif/acc_variant.hpp"
-#include "datapath/gemm.hpp"
-#include "datapath/residual.hpp"
 #include "formats/bits.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "util/error.hpp"
+#include "verif/acc_variant.hpp"
 #include "verif/bench.hpp"
 #include "verif/bins.hpp"
 #include "verif/stimulus.hpp"

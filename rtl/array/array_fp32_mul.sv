@@ -1,6 +1,6 @@
 // array_fp32_mul: IEEE 754 binary32 multiplication, round to nearest even, subnormal inputs and
 // results (no flush), as C++ `float * float` computes it -- the NVFP4 epilogue of the calibration
-// matrix unit: C = fl(acc * fl(scale_A * scale_B)) (dp::epilogue, model/datapath/gemm.cpp).
+// matrix unit: C = fl(acc * fl(scale_A * scale_B)) (dp::epilogue, model/gemm/gemm.cpp).
 // NaN results are the canonical 0x7FC00000 (the epilogue canonicalises NaN anyway).
 //   p = sig_a * sig_b (48 bits), value = p * 2^(ea + eb - 46); t = index of p's leading one;
 //   biased exponent e = ea + eb - 46 + t + 127. Normal (e >= 1): keep p[t -: 24], round at

@@ -7,7 +7,7 @@
 #include "cost/cost.hpp"
 #include "cost/inventory.hpp"
 #include "cost_test_util.hpp"
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
 

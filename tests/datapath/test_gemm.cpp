@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "common/llm_like.hpp"
-#include "datapath/gemm.hpp"
 #include "formats/bits.hpp"
+#include "gemm/gemm.hpp"
 #include "util/rng.hpp"
 
 using namespace hifsim;

@@ -31,9 +31,9 @@
 #include "common/llm_like.hpp"
 #include "common/test_env.hpp"
 #include "datapath/element.hpp"
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_cpu.hpp"
 #include "formats/bits.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_cpu.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
 

@@ -4,14 +4,14 @@
 #include <cmath>
 #include <vector>
 
-#include "datapath/arc.hpp"
-#include "datapath/gemm_stats.hpp"
-#include "datapath/hif4_dot.hpp"
-#include "datapath/residual.hpp"
-#include "formats/bits.hpp"
-#include "util/rng.hpp"
 #include "common/llm_like.hpp"
 #include "common/test_env.hpp"
+#include "datapath/hif4_dot.hpp"
+#include "formats/bits.hpp"
+#include "gemm/arc.hpp"
+#include "gemm/gemm_stats.hpp"
+#include "gemm/residual_gemm.hpp"
+#include "util/rng.hpp"
 
 using namespace hifsim;
 using namespace hifsim::dp;

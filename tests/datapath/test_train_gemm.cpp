@@ -1,4 +1,4 @@
-// The training GEMMs (datapath/train_gemm.hpp, docs/training.md): each GEMM quantized along its own
+// The training GEMMs (gemm/train_gemm.hpp, docs/training.md): each GEMM quantized along its own
 // reduction axis, checked on hand-computed MXFP4 cases where re-quantizing the transposed operand
 // and re-using the forward pass's quantization differ; the random Hadamard transform with BF16
 // within BF16 error of the exact product and different from the plain GEMM; stochastic rounding
@@ -12,8 +12,8 @@
 #include <cmath>
 #include <vector>
 
-#include "datapath/gemm_stats.hpp"
-#include "datapath/train_gemm.hpp"
+#include "gemm/gemm_stats.hpp"
+#include "gemm/train_gemm.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 

@@ -15,6 +15,7 @@
 #include "datapath/catalog_text.hpp"
 #include "datapath/hw.hpp"
 #include "datapath/unit_catalog.hpp"
+#include "gemm/gemm_unit.hpp"
 #include "text_diff.hpp"
 #include "util/error.hpp"
 

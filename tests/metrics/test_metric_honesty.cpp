@@ -9,9 +9,9 @@
 #include <limits>
 #include <random>
 
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_stats.hpp"
 #include "formats/format.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_stats.hpp"
 
 using namespace hifsim;
 

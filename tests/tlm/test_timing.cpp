@@ -11,12 +11,12 @@
 // cycles after the last issue, the tail plus L + 1 are drain (OS: 4 + 11 = 15), the rest memory.
 #include <gtest/gtest.h>
 
-#include "datapath/gemm.hpp"
-#include "datapath/residual.hpp"
-#include "perf/engine.hpp"
-#include "perf/runner.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "perf/array_timing.hpp"
 #include "perf/autotile.hpp"
+#include "perf/engine.hpp"
+#include "perf/runner.hpp"
 #include "perf/tiling.hpp"
 #include "tlm_test_util.hpp"
 

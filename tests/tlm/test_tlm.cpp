@@ -8,7 +8,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "datapath/residual.hpp"
+#include "gemm/residual_gemm.hpp"
 #include "perf/runner.hpp"
 #include "tlm/common.hpp"
 #include "tlm/matrix_unit.hpp"

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "datapath/train_gemm.hpp"
+#include "gemm/train_gemm.hpp"
 #include "train/fp32_gemm.hpp"
 #include "train/linear_gemms.hpp"
 #include "util/rng.hpp"

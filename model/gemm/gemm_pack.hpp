@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "datapath/gemm_buffer.hpp"
-#include "datapath/gemm_cpu_path.hpp"
-#include "datapath/gemm_tile.hpp"
 #include "formats/tensor.hpp"
+#include "gemm/gemm_buffer.hpp"
+#include "gemm/gemm_cpu_path.hpp"
+#include "gemm/gemm_tile.hpp"
 
 namespace hifsim::dp {
 

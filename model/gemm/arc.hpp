@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 
 namespace hifsim::dp {
 

@@ -6,9 +6,9 @@
 #include <cstddef>
 
 #include "datapath/accumulator.hpp"
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_pack.hpp"
 #include "formats/format.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_pack.hpp"
 
 namespace hifsim::dp {
 

@@ -1,4 +1,4 @@
-#include "datapath/gemm_stats.hpp"
+#include "gemm/gemm_stats.hpp"
 
 #include <algorithm>
 #include <cmath>

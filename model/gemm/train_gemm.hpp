@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 
 namespace hifsim::dp {
 

@@ -1,4 +1,4 @@
-#include "datapath/arc.hpp"
+#include "gemm/arc.hpp"
 
 #include <algorithm>
 #include <cmath>

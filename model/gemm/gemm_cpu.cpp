@@ -1,4 +1,4 @@
-#include "datapath/gemm_cpu.hpp"
+#include "gemm/gemm_cpu.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "datapath/gemm_formats.hpp"
+#include "gemm/gemm_formats.hpp"
 
 #include <map>
 #include <mutex>

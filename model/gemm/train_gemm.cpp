@@ -1,4 +1,4 @@
-#include "datapath/train_gemm.hpp"
+#include "gemm/train_gemm.hpp"
 
 #include "formats/hadamard.hpp"
 

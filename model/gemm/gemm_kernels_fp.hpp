@@ -20,7 +20,7 @@
 // arithmetic gives NaN for NaN inputs, Inf*0 and Inf-Inf, and +-Inf otherwise, exactly as
 // the units do, and lo == hi == d then.
 #pragma once
-#include "datapath/gemm_kernels_int8.hpp"
+#include "gemm/gemm_kernels_int8.hpp"
 
 namespace hifsim::dp::HIFSIM_VARIANT_NS {
 

@@ -1,4 +1,4 @@
-#include "datapath/gemm_pack.hpp"
+#include "gemm/gemm_pack.hpp"
 
 #include <algorithm>
 #include <cmath>

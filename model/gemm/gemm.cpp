@@ -1,12 +1,12 @@
-#include "datapath/gemm.hpp"
+#include "gemm/gemm.hpp"
 
 #include <cstring>
 
-#include "datapath/gemm_cpu.hpp"
-#include "datapath/gemm_cpu_path.hpp"
-#include "datapath/gemm_driver.hpp"
-#include "datapath/gemm_formats.hpp"
 #include "formats/bits.hpp"
+#include "gemm/gemm_cpu.hpp"
+#include "gemm/gemm_cpu_path.hpp"
+#include "gemm/gemm_driver.hpp"
+#include "gemm/gemm_formats.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -26,15 +26,6 @@ GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option)
 int dot_width(const GemmSpec& s) {
   const fmt::FormatTraits& t = fmt::format_traits(s.format);
   return t.unit == fmt::DotUnit::hif8_dot ? s.hif8_lanes : static_cast<int>(t.unit_lanes);
-}
-
-AlignSpec default_align(Format f) {
-  AlignSpec a;
-  if (fmt::format_traits(f).unit == fmt::DotUnit::bf16_dot64) {
-    a.width = 64;
-    a.policy = AlignPolicy::sticky;
-  }
-  return a;  // hif8: exact
 }
 
 AlignSpec effective_align(const GemmSpec& s) { return s.align_set ? s.align : default_align(s.format); }

@@ -1,4 +1,4 @@
-#include "datapath/gemm_driver.hpp"
+#include "gemm/gemm_driver.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,10 +7,10 @@
 #include <cmath>
 #include <vector>
 
-#include "datapath/gemm_cpu_path.hpp"
-#include "datapath/gemm_formats.hpp"
-#include "datapath/gemm_pack.hpp"
-#include "datapath/gemm_tile.hpp"
+#include "gemm/gemm_cpu_path.hpp"
+#include "gemm/gemm_formats.hpp"
+#include "gemm/gemm_pack.hpp"
+#include "gemm/gemm_tile.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 

@@ -3,8 +3,8 @@
 // file, and calls variant_kernels with its tile shapes. Include it from a variant unit only: the
 // instances it makes must be compiled with that variant's target flags and nothing else.
 #pragma once
-#include "datapath/gemm_kernels_fp.hpp"
-#include "datapath/gemm_kernels_pack.hpp"
+#include "gemm/gemm_kernels_fp.hpp"
+#include "gemm/gemm_kernels_pack.hpp"
 
 namespace hifsim::dp::tile {
 namespace {

@@ -32,7 +32,7 @@ struct GemmSpec {
   AccSpec acc;
   AlignSpec align;           // hif8 and bf16 units; see default_align()
   bool align_set = false;    // false: default_align(format)
-  int hif8_lanes = 64;       // N of the HiF8 dot unit: 16, 32 or 64
+  int hif8_lanes = kHif8DefaultLanes;  // N of the HiF8 dot unit: 16, 32 or 64
   unsigned threads = 0;      // 0 = all hardware threads
   GemmKernel kernel = GemmKernel::automatic;
   fmt::RhtSpec rht;          // random Hadamard transform of both operands along K (gemm() only)
@@ -40,7 +40,6 @@ struct GemmSpec {
 
 // Elements per dot-product unit call along K (hif4/nvfp4/mxfp4/bf16 64, mxfp8/fp8 32, hif8 N).
 int dot_width(const GemmSpec& s);
-AlignSpec default_align(fmt::Format f);  // hif8: exact; bf16: W = 64, sticky
 AlignSpec effective_align(const GemmSpec& s);
 // Validates the spec (format is a tensor format, lanes, align width); throws hifsim::Error.
 void validate(const GemmSpec& s);
@@ -64,7 +63,7 @@ struct GemmRunInfo {
   double pack_seconds = 0;       // packing A and B for the tile kernels
   double tiles_seconds = 0;      // the tile kernels and the accumulation
   // CPU seconds on the critical path: the calling thread's (serial part) plus, per parallel
-  // region, the busiest worker's (datapath/gemm_cpu_path.hpp). Idle cores: wall ~ this.
+  // region, the busiest worker's (gemm/gemm_cpu_path.hpp). Idle cores: wall ~ this.
   // Measured for the tile kernels only (0 for the reference kernel).
   double critical_cpu_seconds = 0;
   double worker_cpu_seconds = 0;  // the workers' part of it

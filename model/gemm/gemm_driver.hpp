@@ -4,8 +4,8 @@
 #pragma once
 #include <cstdint>
 
-#include "datapath/gemm.hpp"
-#include "datapath/gemm_cpu.hpp"
+#include "gemm/gemm.hpp"
+#include "gemm/gemm_cpu.hpp"
 
 namespace hifsim::dp {
 

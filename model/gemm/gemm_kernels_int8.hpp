@@ -12,8 +12,8 @@
 //   MXFP4  two 32-blocks: S0*2^X0 + S1*2^X1 in double, exact when |X0 - X1| <= 39
 //          (13-bit terms fit 53 bits) or when S0 or S1 is 0; other blocks go to the unit.
 #pragma once
-#include "datapath/gemm_simd.hpp"
-#include "datapath/gemm_tile.hpp"
+#include "gemm/gemm_simd.hpp"
+#include "gemm/gemm_tile.hpp"
 
 namespace hifsim::dp::HIFSIM_VARIANT_NS {
 

@@ -3,7 +3,7 @@
 // vectors, chosen so that the accumulators stay in registers.
 #define HIFSIM_VARIANT_NS v_avx2
 #define HIFSIM_VARIANT_AVX2 1
-#include "datapath/gemm_variant_table.hpp"
+#include "gemm/gemm_variant_table.hpp"
 
 namespace hifsim::dp::tile {
 

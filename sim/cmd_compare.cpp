@@ -15,6 +15,7 @@
 #include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
+#include "train/recipe.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/install.hpp"
@@ -47,6 +48,10 @@ cli::ArgParser declare_options() {
   p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
   p.option("hif4-convention", "C", "hif4 quantizer reference: official | ascend-a6 (docs/formats.md 3.1)",
            std::string("official"));
+  p.option("recipe", "R,...",
+           "training recipes whose per-kind rules also run every op (configs/recipes/<R>.yaml; accuracy rows\n"
+           "recipe:<R>; meant for a training trace such as traces/stories260k-train)");
+  p.option("seed", "S", "seed of the recipes' stochastic rounding and RHT", std::string("0"));
   p.flag("no-plots", "write the data only (no Python rendering)");
   p.flag("quiet", "no progress lines");
   return p;
@@ -92,6 +97,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   r.formats = cli::parse_tensor_formats(p.get("formats"));
   for (const std::string& c : split_list(p.get("residual"))) r.corrections.push_back(eval::Correction::parse(c));
   if (r.corrections.empty()) r.corrections.push_back(eval::Correction::parse("none"));
+  if (p.has("recipe"))
+    for (const std::string& rc : split_list(p.get("recipe"))) r.recipes.push_back(train::load_recipe(rc));
+  r.recipe_seed = p.get_u64("seed");
   r.configs = eval::compare_configs(r.trace, r.formats, p.get("configs"), locate_data);
   std::string name = r.trace.dir;
   while (!name.empty() && name.back() == '/') name.pop_back();
@@ -104,7 +112,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   for (const char* f : {"units.csv", "area_breakdown.csv", "dot_units.md", "error_vs_k.csv"}) outs.expect(data + "/" + f);
   if (!quiet) {
     r.say = say;
-    const size_t total = r.trace.ops.size() * r.formats.size() * r.corrections.size();
+    const size_t total = r.trace.ops.size() * (r.formats.size() * r.corrections.size() + r.recipes.size());
     auto done = std::make_shared<size_t>(0);
     r.op_done = [done, total, t0](const std::string&) {
       ++*done;
@@ -137,6 +145,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.add_input(r.trace.manifest);
   m.extra.emplace_back("trace", r.trace.manifest);
   for (const auto& c : r.configs) m.add_config(c);
+  for (const auto& rc : r.recipes) m.add_config(rc.path);
   m.extra.emplace_back("seconds", fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 4));
   if (!p.is_set("no-plots")) {
     outs.write_manifest(m);  // the report's provenance; removed again if the rendering fails

@@ -7,6 +7,8 @@
 #include <mutex>
 
 #include "datapath/arc.hpp"
+#include "train/attention_gemms.hpp"
+#include "train/linear_gemms.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -93,6 +95,79 @@ OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f
   return r;
 }
 
+// The trainer's name of a trace op's linear layer ("layers.3.wq", "classifier"), the names that
+// a recipe's keep.layers match.
+std::string train_layer_name(const io::TraceOp& op) {
+  static const std::pair<const char*, const char*> names[] = {
+      {"q_proj", "wq"},         {"k_proj", "wk"},     {"v_proj", "wv"},        {"o_proj", "wo"},
+      {"gate_proj", "w_gate"}, {"up_proj", "w_up"}, {"down_proj", "w_down"}};
+  if (op.op == "lm_head" || op.op == "classifier") return "classifier";
+  for (const auto& [hf, ours] : names)
+    if (op.op == hf) return "layers." + std::to_string(op.layer) + "." + ours;
+  return "layers." + std::to_string(op.layer) + "." + op.op;
+}
+
+// One op under a training recipe: the GEMM the trainer would run for this op's kind and layer.
+OpAccuracy evaluate_recipe_job(const io::Trace& t, size_t op_index, const train::Recipe& recipe, uint64_t seed,
+                               unsigned threads, OperandCache& cache) {
+  const io::TraceOp& op = t.ops[op_index];
+  const auto t0 = std::chrono::steady_clock::now();
+  OpAccuracy r;
+  r.op_name = op.name;
+  r.op = op.op;
+  r.kind = op.kind;
+  r.layer = op.layer;
+  r.format = "recipe:" + recipe.name;
+  r.correction = "none";
+  r.M = op.M;
+  r.N = op.N;
+  r.K = op.K;
+  r.batch = op.batch;
+  const std::optional<train::AttentionGemm> attn = train::attention_gemm_from_op(op.op);
+  std::optional<train::GemmKind> kind;
+  for (train::GemmKind k : train::kGemmKinds)
+    if (op.kind == train::gemm_kind_name(k)) kind = k;
+  if (!attn && !kind)
+    throw Error(t.manifest, op.name + ".kind", "'" + op.kind + "' has no rule in a training recipe");
+  const std::string layer = train_layer_name(op);
+  // The element format the op's operands are quantized in, for the underflow figure.
+  std::optional<fmt::Format> f;
+  if (attn) {
+    f = train::attention_format(recipe, *attn);
+  } else {
+    f = recipe.keeps(layer) ? recipe.keep_format : recipe.kind(*kind).format;
+  }
+  double ua = 0, ub = 0;
+  for (uint64_t bi = 0; bi < op.batch; ++bi) {
+    const io::Operand& a = cache.get(op, "a", bi);
+    const io::Operand& b = cache.get(op, "b", bi);
+    std::vector<float> C(a.rows * b.rows);
+    if (attn)
+      train::attention_gemm(recipe, *attn, threads, a.data.data(), a.rows, b.data.data(), b.rows, a.cols, C.data());
+    else
+      train::recipe_gemm(recipe, *kind, layer, seed, 0, op_index, threads, a.data.data(), a.rows, b.data.data(),
+                         b.rows, a.cols, C.data());
+    if (op.c_ref) {
+      r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
+    } else {
+      const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, threads);
+      std::vector<float> rf(ref.begin(), ref.end());
+      r.sums.add(C.data(), rf.data(), C.size());
+    }
+    if (f) {
+      fmt::QuantOptions q;
+      q.threads = threads;
+      ua += underflow_fraction(*f, a.data, a.rows, a.cols, q);
+      ub += underflow_fraction(*f, b.data, b.rows, b.cols, q);
+    }
+  }
+  r.underflow_a = ua / static_cast<double>(op.batch);
+  r.underflow_b = ub / static_cast<double>(op.batch);
+  r.err = r.sums.metrics();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
 }  // namespace
 
 std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions& o) {
@@ -111,9 +186,12 @@ std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions
     size_t op, format, correction;
   };
   std::vector<Job> jobs;
-  for (size_t i = 0; i < t.ops.size(); ++i)
+  for (size_t i = 0; i < t.ops.size(); ++i) {
     for (size_t f = 0; f < o.formats.size(); ++f)
       for (size_t c = 0; c < o.corrections.size(); ++c) jobs.push_back({i, f, c});
+    for (size_t rc = 0; rc < o.recipes.size(); ++rc)  // recipes: "format" slots after the formats, no correction
+      jobs.push_back({i, o.formats.size() + rc, 0});
+  }
   OperandCache local(t);
   OperandCache& cache = o.cache ? *o.cache : local;
   std::vector<std::atomic<size_t>> left(t.ops.size());
@@ -131,11 +209,16 @@ std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions
         if (j >= jobs.size()) break;
         const Job& job = jobs[j];
         const io::TraceOp& op = t.ops[job.op];
-        dp::GemmSpec s = o.base;
-        s.format = o.formats[job.format];
-        s.threads = per_job;
-        s.quant.threads = per_job;
-        out[j] = evaluate_job(t, op, s.format, o.corrections[job.correction], s, cache);
+        if (job.format >= o.formats.size()) {
+          out[j] = evaluate_recipe_job(t, job.op, o.recipes[job.format - o.formats.size()], o.recipe_seed, per_job,
+                                       cache);
+        } else {
+          dp::GemmSpec s = o.base;
+          s.format = o.formats[job.format];
+          s.threads = per_job;
+          s.quant.threads = per_job;
+          out[j] = evaluate_job(t, op, s.format, o.corrections[job.correction], s, cache);
+        }
         if (--left[job.op] == 0 && !o.cache) cache.release(op);  // nobody after us needs them
         if (o.progress) {
           const OpAccuracy& r = out[j];

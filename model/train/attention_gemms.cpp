@@ -22,7 +22,7 @@ std::optional<fmt::Format> attention_format(const Recipe& r, AttentionGemm g) {
   // Full-Stack FP4: the GEMMs whose operands are Q, K or dS are NVFP4; the ones with P, V or dO
   // as an operand stay BF16.
   const bool fp4 = g == AttentionGemm::qk || g == AttentionGemm::dq || g == AttentionGemm::dk;
-  return fmt::parse_format(fp4 ? "nvfp4" : "bf16");
+  return fp4 ? fmt::Format::nvfp4 : fmt::Format::bf16;
 }
 
 void attention_gemm(const Recipe& r, AttentionGemm g, unsigned threads, const float* A, size_t M, const float* B,

@@ -39,6 +39,7 @@ class LinearGemms {
   // (infinity when exact or not measured).
   double sqnr_db(GemmKind kind) const;
   unsigned threads() const { return threads_; }
+  const Recipe& recipe() const { return recipe_; }
 
  private:
   const Recipe& recipe_;

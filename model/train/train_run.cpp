@@ -67,7 +67,7 @@ TrainOutcome run_training(const TrainRequest& r) {
   const bool is_fp32 = [&] {
     for (GemmKind k : kGemmKinds)
       if (r.recipe.kind(k).format) return false;
-    return r.recipe.keep_layers.empty() || !r.recipe.keep_format;
+    return (r.recipe.keep_layers.empty() || !r.recipe.keep_format) && r.recipe.attention == AttentionScheme::fp32;
   }();
   const bool shadow = r.shadow && !is_fp32;
   LinearGemms gemms(r.recipe, r.seed, r.threads, shadow);

@@ -49,21 +49,40 @@ double underflow_fraction(fmt::Format f, const std::vector<float>& x, size_t row
 
 namespace {
 
-// One op in one format and correction (every batch element), operands from the cache.
-OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f, const Correction& c,
-                        const dp::GemmSpec& s, OperandCache& cache) {
-  const auto t0 = std::chrono::steady_clock::now();
+// A result row naming the op, before any figure.
+OpAccuracy op_row(const io::TraceOp& op, std::string format, std::string correction) {
   OpAccuracy r;
   r.op_name = op.name;
   r.op = op.op;
   r.kind = op.kind;
   r.layer = op.layer;
-  r.format = fmt::format_info(f).name;
-  r.correction = c.name;
+  r.format = std::move(format);
+  r.correction = std::move(correction);
   r.M = op.M;
   r.N = op.N;
   r.K = op.K;
   r.batch = op.batch;
+  return r;
+}
+
+// Adds batch element bi's output C to r's error sums against the trace's c_ref (else the FP64
+// GEMM of the unquantized operands).
+void add_errors(OpAccuracy& r, const io::TraceOp& op, uint64_t bi, const std::vector<float>& C, const io::Operand& a,
+                const io::Operand& b, unsigned threads, OperandCache& cache) {
+  if (op.c_ref) {
+    r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
+  } else {
+    const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, threads);
+    std::vector<float> rf(ref.begin(), ref.end());
+    r.sums.add(C.data(), rf.data(), C.size());
+  }
+}
+
+// One op in one format and correction (every batch element), operands from the cache.
+OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f, const Correction& c,
+                        const dp::GemmSpec& s, OperandCache& cache) {
+  const auto t0 = std::chrono::steady_clock::now();
+  OpAccuracy r = op_row(op, fmt::format_info(f).name, c.name);
   double ua = 0, ub = 0;
   for (uint64_t bi = 0; bi < op.batch; ++bi) {
     const io::Operand& a = cache.get(op, "a", bi);
@@ -78,13 +97,7 @@ OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f
     } else {
       C = dp::gemm_with_residual(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, c.residual);
     }
-    if (op.c_ref) {
-      r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
-    } else {
-      const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s.threads);
-      std::vector<float> rf(ref.begin(), ref.end());
-      r.sums.add(C.data(), rf.data(), C.size());
-    }
+    add_errors(r, op, bi, C, a, b, s.threads, cache);
     ua += underflow_fraction(f, a.data, a.rows, a.cols, s.quant);
     ub += underflow_fraction(f, b.data, b.rows, b.cols, s.quant);
   }
@@ -112,17 +125,7 @@ OpAccuracy evaluate_recipe_job(const io::Trace& t, size_t op_index, const train:
                                unsigned threads, OperandCache& cache) {
   const io::TraceOp& op = t.ops[op_index];
   const auto t0 = std::chrono::steady_clock::now();
-  OpAccuracy r;
-  r.op_name = op.name;
-  r.op = op.op;
-  r.kind = op.kind;
-  r.layer = op.layer;
-  r.format = "recipe:" + recipe.name;
-  r.correction = "none";
-  r.M = op.M;
-  r.N = op.N;
-  r.K = op.K;
-  r.batch = op.batch;
+  OpAccuracy r = op_row(op, "recipe:" + recipe.name, "none");
   const std::optional<train::AttentionGemm> attn = train::attention_gemm_from_op(op.op);
   std::optional<train::GemmKind> kind;
   for (train::GemmKind k : train::kGemmKinds)
@@ -147,13 +150,7 @@ OpAccuracy evaluate_recipe_job(const io::Trace& t, size_t op_index, const train:
     else
       train::recipe_gemm(recipe, *kind, layer, seed, 0, op_index, threads, a.data.data(), a.rows, b.data.data(),
                          b.rows, a.cols, C.data());
-    if (op.c_ref) {
-      r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
-    } else {
-      const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, threads);
-      std::vector<float> rf(ref.begin(), ref.end());
-      r.sums.add(C.data(), rf.data(), C.size());
-    }
+    add_errors(r, op, bi, C, a, b, threads, cache);
     if (f) {
       fmt::QuantOptions q;
       q.threads = threads;

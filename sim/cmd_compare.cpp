@@ -15,6 +15,8 @@
 #include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
+#include "train/recipe.hpp"
+#include "train/train_run.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/install.hpp"
@@ -47,6 +49,14 @@ cli::ArgParser declare_options() {
   p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
   p.option("hif4-convention", "C", "hif4 quantizer reference: official | ascend-a6 (docs/formats.md 3.1)",
            std::string("official"));
+  p.option("recipe", "R,...",
+           "training recipes whose per-kind rules also run every op (configs/recipes/<R>.yaml; accuracy rows\n"
+           "recipe:<R>; meant for a training trace such as traces/stories260k-train)");
+  p.option("seed", "S", "seed of the recipes' stochastic rounding and RHT (--recipe) and of the training runs", std::string("0"));
+  p.option("train-steps", "N",
+           "also train stories260K N steps per --train-recipes (hifsim train, the report's training section;\n"
+           "0 = skip; skipped with a note when stories260K.bin is not found)", std::string("100"));
+  p.option("train-recipes", "R,...", "recipes of the training section", std::string("fp32,bf16,nvfp4,mxfp4,hif4,hif8"));
   p.flag("no-plots", "write the data only (no Python rendering)");
   p.flag("quiet", "no progress lines");
   return p;
@@ -68,6 +78,36 @@ void run_perplexity(const eval::CompareRequest& r, long tokens, const std::strin
                      fmt::hif4_convention_name(r.hif4_convention), "--out", data, "--quiet"},
       "perplexity");
   cli::run_child(ppl.argv, ppl.env, "perplexity");
+}
+
+// The report's training section (docs/training.md "Loss gaps"): `hifsim train` of stories260K per
+// recipe, same seed and batches, into data/training/<recipe>/{loss.csv,loss.svg}; the renderer
+// draws the loss curves and the loss-gap table from them. No runs when N = 0 or the checkpoint is
+// missing (the report then lists the section as not run).
+struct TrainingSection {
+  std::vector<train::TrainRequest> runs;
+  std::vector<std::string> dirs;
+};
+
+TrainingSection plan_training(const cli::ArgParser& p, const std::string& data, unsigned threads) {
+  TrainingSection t;
+  const long steps = p.get_int("train-steps", 0, 1000000);
+  if (steps == 0) return t;
+  const std::string ckpt = train::checkpoint_path("stories260k");
+  if (!path_exists(ckpt)) return t;
+  for (const std::string& name : split_list(p.get("train-recipes"))) {
+    train::TrainRequest r;
+    r.checkpoint = ckpt;
+    r.text = locate_data("traces/text/pride_and_prejudice_ch1.txt");
+    r.recipe = train::load_recipe(name);
+    train::check_trainable(r.recipe);
+    r.steps = static_cast<int>(steps);
+    r.seed = p.get_u64("seed");
+    r.threads = threads;
+    t.runs.push_back(std::move(r));
+    t.dirs.push_back(data + "/training/" + t.runs.back().recipe.name);
+  }
+  return t;
 }
 
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
@@ -92,6 +132,9 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   r.formats = cli::parse_tensor_formats(p.get("formats"));
   for (const std::string& c : split_list(p.get("residual"))) r.corrections.push_back(eval::Correction::parse(c));
   if (r.corrections.empty()) r.corrections.push_back(eval::Correction::parse("none"));
+  if (p.has("recipe"))
+    for (const std::string& rc : split_list(p.get("recipe"))) r.recipes.push_back(train::load_recipe(rc));
+  r.recipe_seed = p.get_u64("seed");
   r.configs = eval::compare_configs(r.trace, r.formats, p.get("configs"), locate_data);
   std::string name = r.trace.dir;
   while (!name.empty() && name.back() == '/') name.pop_back();
@@ -102,9 +145,12 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   for (const std::string& dir : {out, data, out + "/plots"}) check_folder_entries(dir);
   for (const auto& [path, text] : eval::accuracy_outputs({}, data, "accuracy_")) outs.expect(path);
   for (const char* f : {"units.csv", "area_breakdown.csv", "dot_units.md", "error_vs_k.csv"}) outs.expect(data + "/" + f);
+  const TrainingSection training = plan_training(p, data, r.threads);
+  for (const std::string& d : training.dirs)
+    for (const char* f : {"/loss.csv", "/loss.svg"}) outs.expect(d + f);
   if (!quiet) {
     r.say = say;
-    const size_t total = r.trace.ops.size() * r.formats.size() * r.corrections.size();
+    const size_t total = r.trace.ops.size() * (r.formats.size() * r.corrections.size() + r.recipes.size());
     auto done = std::make_shared<size_t>(0);
     r.op_done = [done, total, t0](const std::string&) {
       ++*done;
@@ -120,6 +166,15 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.add(data + "/area_breakdown.csv", res.area_breakdown_csv, "area by component (mm2)");
   outs.add(data + "/dot_units.md", res.dot_units_md, "64-length dot-unit comparison");
   outs.add(data + "/error_vs_k.csv", res.error_vs_k_csv, "GEMM error versus K per accumulator");
+  if (training.runs.empty() && p.get("train-steps") != "0")
+    say("training: skipped (" + train::checkpoint_path("stories260k") + " not found; set HIFSIM_DATA)");
+  for (size_t i = 0; i < training.runs.size(); ++i) {
+    const train::TrainRequest& tr = training.runs[i];
+    say("training: stories260K, recipe " + tr.recipe.name + ", " + std::to_string(tr.steps) + " steps");
+    const train::TrainOutcome res = train::run_training(tr);
+    outs.add(training.dirs[i] + "/loss.csv", res.csv, "training loss per step (" + tr.recipe.name + ")");
+    outs.add(training.dirs[i] + "/loss.svg", res.svg, "training loss curve (" + tr.recipe.name + ")");
+  }
   outs.write();
   if (ppl_tokens > 0 && has_tokenizer(r.trace)) {
     say("perplexity: " + r.trace.model_name + ", " + std::to_string(ppl_tokens) + " tokens, every linear layer " +
@@ -137,6 +192,12 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.add_input(r.trace.manifest);
   m.extra.emplace_back("trace", r.trace.manifest);
   for (const auto& c : r.configs) m.add_config(c);
+  for (const auto& rc : r.recipes) m.add_config(rc.path);
+  for (const auto& tr : training.runs) m.add_config(tr.recipe.path);
+  if (!training.runs.empty()) {
+    m.add_input(training.runs.front().checkpoint);
+    m.extra.emplace_back("train_steps", std::to_string(training.runs.front().steps));
+  }
   m.extra.emplace_back("seconds", fmt_g(std::chrono::duration<double>(Clock::now() - t0).count(), 4));
   if (!p.is_set("no-plots")) {
     outs.write_manifest(m);  // the report's provenance; removed again if the rendering fails

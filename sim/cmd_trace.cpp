@@ -11,6 +11,7 @@
 #include "eval/workload.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
+#include "train/recipe.hpp"
 #include "util/text.hpp"
 #include "util/error.hpp"
 #include "util/json.hpp"
@@ -29,7 +30,10 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   p.option("trace", "T", "trace directory (or its trace.yaml)", std::nullopt, true);
   p.option("out", "DIR", "output folder (ops.csv, layers.csv, summary.csv, kinds.csv, accuracy.json, summary.md)",
            std::nullopt, true);
-  p.option("formats", "F,...", "formats to compare", std::string("hif4,nvfp4,mxfp4,hif8,bf16"));
+  p.option("formats", "F,...", "formats to compare (default hif4,nvfp4,mxfp4,hif8,bf16; none with --recipe)");
+  p.option("recipe", "R,...",
+           "also run every op under these training recipes (configs/recipes/<R>.yaml or a path): each op's GEMM\n"
+           "under the rule of its kind and layer, as hifsim train runs it; --seed keys SR and RHT");
   p.option("residual", "R,...", "corrections to run: none, dense, 2:4, top50 (comma list)", std::string("none"));
   p.option("arc", "S", "also run ARCQuant with S channels (a multiple of the format's group) or auto");
   p.option("config", "C.yaml", "not taken: cycles and energy per op are `hifsim run --trace` / `hifsim cost --trace`");
@@ -39,13 +43,21 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.parse(args)) return 0;
 
   eval::AccuracyOptions o;
-  o.formats = cli::parse_tensor_formats(p.get("formats"));
+  const bool recipes = p.has("recipe");
+  if (p.has("formats") || !recipes)
+    o.formats = cli::parse_tensor_formats(p.has("formats") ? p.get("formats") : "hif4,nvfp4,mxfp4,hif8,bf16");
   o.corrections.clear();
   for (const std::string& r : split_list(p.get("residual"))) o.corrections.push_back(eval::Correction::parse(r));
   if (p.has("arc")) o.corrections.push_back(eval::Correction::parse("arc:" + p.get("arc")));
-  o.base = cli::read_gemm_options(p, o.formats.front());
-  if (o.base.rht.on())  // the trace engine quantizes operands itself; recipes bring per-op RHT (issue 26)
-    throw Error("command line", "--rht", "applies to hifsim gemm and the training GEMMs, not to trace (yet)");
+  o.base = cli::read_gemm_options(p, o.formats.empty() ? *fmt::parse_format("bf16") : o.formats.front());
+  if (o.base.rht.on())  // the trace engine quantizes operands itself; a recipe's RHT applies per op
+    throw Error("command line", "--rht",
+                "applies to hifsim gemm and the training GEMMs; in trace the RHT comes per op from --recipe");
+  if (recipes) {
+    for (const std::string& r : split_list(p.get("recipe"))) o.recipes.push_back(train::load_recipe(r));
+    if (o.recipes.empty()) throw Error("command line", "--recipe", "no recipe given");
+    o.recipe_seed = o.base.quant.seed;
+  }
   if (p.has("config"))
     throw Error("command line", "--config",
                 "trace reports accuracy only; for cycles and energy of a unit config on this trace run `hifsim run --config " +
@@ -70,6 +82,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   m.argv = argv;
   m.seed = o.base.quant.seed;
   m.add_input(t.manifest);
+  for (const train::Recipe& r : o.recipes) m.add_config(r.path);
   for (auto& [path, text] : eval::accuracy_outputs(files, dir, "")) outs.add(path, text, "accuracy results");
   outs.add(dir + "/kinds.csv", files.kinds_csv, "accuracy per op kind (fprop, dgrad, wgrad, attn_fwd, attn_bwd)");
   outs.finish(m);

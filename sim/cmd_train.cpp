@@ -17,15 +17,6 @@
 namespace {
 using namespace hifsim;
 
-// --model stories260k -> $HIFSIM_DATA/stories260K.bin (else ../shared/data beside the data
-// folder, the layout python/hifsim/capture uses); llama2c:PATH -> PATH.
-std::string checkpoint_path(const std::string& model) {
-  if (model.rfind("llama2c:", 0) == 0) return model.substr(8);
-  if (model != "stories260k") throw Error("--model", model, "use stories260k or llama2c:<checkpoint path>");
-  if (const char* d = std::getenv("HIFSIM_DATA")) return std::string(d) + "/stories260K.bin";
-  return parent_dir(data_dir()) + "/shared/data/stories260K.bin";
-}
-
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p("hifsim train --model stories260k --recipe R --steps N --seed S --out DIR [options]",
                    "Fine-tunes a llama2.c model on the shipped text (next-token loss), every linear-layer GEMM\n"
@@ -48,7 +39,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!p.parse(args)) return 0;
 
   train::TrainRequest r;
-  r.checkpoint = checkpoint_path(p.get("model"));
+  r.checkpoint = train::checkpoint_path(p.get("model"));
   r.text = locate_data(p.get("text"));
   r.recipe = train::load_recipe(p.get("recipe"));
   r.steps = static_cast<int>(p.get_int("steps", 1, 1000000));

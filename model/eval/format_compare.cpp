@@ -150,6 +150,8 @@ CompareOutcome compare_formats(const CompareRequest& r) {
   AccuracyOptions ao;
   ao.formats = r.formats;
   ao.corrections = r.corrections;
+  ao.recipes = r.recipes;
+  ao.recipe_seed = r.recipe_seed;
   ao.base.threads = r.threads;
   ao.base.quant.threads = r.threads;
   ao.progress = r.op_done;

@@ -17,6 +17,8 @@ struct CompareRequest {
   io::Trace trace;                      // captured (tensors)
   std::vector<fmt::Format> formats;
   std::vector<Correction> corrections;  // residual corrections also become unit variants
+  std::vector<train::Recipe> recipes;   // accuracy rows "recipe:<name>" (evaluate_trace); no unit of their own
+  uint64_t recipe_seed = 0;
   std::vector<std::string> configs;     // one unit config per format (equal peak throughput)
   unsigned threads = 0;
   fmt::Hif4Convention hif4_convention = fmt::Hif4Convention::official;  // of the hif4 units' quantizer

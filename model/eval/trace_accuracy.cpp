@@ -8,6 +8,8 @@
 
 #include "gemm/arc.hpp"
 #include "gemm/residual_gemm.hpp"
+#include "train/attention_gemms.hpp"
+#include "train/linear_gemms.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -48,21 +50,40 @@ double underflow_fraction(fmt::Format f, const std::vector<float>& x, size_t row
 
 namespace {
 
-// One op in one format and correction (every batch element), operands from the cache.
-OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f, const Correction& c,
-                        const dp::GemmSpec& s, OperandCache& cache) {
-  const auto t0 = std::chrono::steady_clock::now();
+// A result row naming the op, before any figure.
+OpAccuracy op_row(const io::TraceOp& op, std::string format, std::string correction) {
   OpAccuracy r;
   r.op_name = op.name;
   r.op = op.op;
   r.kind = op.kind;
   r.layer = op.layer;
-  r.format = fmt::format_info(f).name;
-  r.correction = c.name;
+  r.format = std::move(format);
+  r.correction = std::move(correction);
   r.M = op.M;
   r.N = op.N;
   r.K = op.K;
   r.batch = op.batch;
+  return r;
+}
+
+// Adds batch element bi's output C to r's error sums against the trace's c_ref (else the FP64
+// GEMM of the unquantized operands).
+void add_errors(OpAccuracy& r, const io::TraceOp& op, uint64_t bi, const std::vector<float>& C, const io::Operand& a,
+                const io::Operand& b, unsigned threads, OperandCache& cache) {
+  if (op.c_ref) {
+    r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
+  } else {
+    const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, threads);
+    std::vector<float> rf(ref.begin(), ref.end());
+    r.sums.add(C.data(), rf.data(), C.size());
+  }
+}
+
+// One op in one format and correction (every batch element), operands from the cache.
+OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f, const Correction& c,
+                        const dp::GemmSpec& s, OperandCache& cache) {
+  const auto t0 = std::chrono::steady_clock::now();
+  OpAccuracy r = op_row(op, fmt::format_info(f).name, c.name);
   double ua = 0, ub = 0;
   for (uint64_t bi = 0; bi < op.batch; ++bi) {
     const io::Operand& a = cache.get(op, "a", bi);
@@ -77,15 +98,66 @@ OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f
     } else {
       C = dp::gemm_with_residual(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s, c.residual);
     }
-    if (op.c_ref) {
-      r.sums.add(C.data(), cache.get(op, "c_ref", bi).data.data(), C.size());
-    } else {
-      const std::vector<double> ref = dp::gemm_fp64(a.data.data(), a.rows, a.cols, b.data.data(), b.rows, s.threads);
-      std::vector<float> rf(ref.begin(), ref.end());
-      r.sums.add(C.data(), rf.data(), C.size());
-    }
+    add_errors(r, op, bi, C, a, b, s.threads, cache);
     ua += underflow_fraction(f, a.data, a.rows, a.cols, s.quant);
     ub += underflow_fraction(f, b.data, b.rows, b.cols, s.quant);
+  }
+  r.underflow_a = ua / static_cast<double>(op.batch);
+  r.underflow_b = ub / static_cast<double>(op.batch);
+  r.err = r.sums.metrics();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+// The trainer's name of a trace op's linear layer ("layers.3.wq", "classifier"), the names that
+// a recipe's keep.layers match.
+std::string train_layer_name(const io::TraceOp& op) {
+  static const std::pair<const char*, const char*> names[] = {
+      {"q_proj", "wq"},         {"k_proj", "wk"},     {"v_proj", "wv"},        {"o_proj", "wo"},
+      {"gate_proj", "w_gate"}, {"up_proj", "w_up"}, {"down_proj", "w_down"}};
+  if (op.op == "lm_head" || op.op == "classifier") return "classifier";
+  for (const auto& [hf, ours] : names)
+    if (op.op == hf) return "layers." + std::to_string(op.layer) + "." + ours;
+  return "layers." + std::to_string(op.layer) + "." + op.op;
+}
+
+// One op under a training recipe: the GEMM the trainer would run for this op's kind and layer.
+OpAccuracy evaluate_recipe_job(const io::Trace& t, size_t op_index, const train::Recipe& recipe, uint64_t seed,
+                               unsigned threads, OperandCache& cache) {
+  const io::TraceOp& op = t.ops[op_index];
+  const auto t0 = std::chrono::steady_clock::now();
+  OpAccuracy r = op_row(op, "recipe:" + recipe.name, "none");
+  const std::optional<train::AttentionGemm> attn = train::attention_gemm_from_op(op.op);
+  std::optional<train::GemmKind> kind;
+  for (train::GemmKind k : train::kGemmKinds)
+    if (op.kind == train::gemm_kind_name(k)) kind = k;
+  if (!attn && !kind)
+    throw Error(t.manifest, op.name + ".kind", "'" + op.kind + "' has no rule in a training recipe");
+  const std::string layer = train_layer_name(op);
+  // The element format the op's operands are quantized in, for the underflow figure.
+  std::optional<fmt::Format> f;
+  if (attn) {
+    f = train::attention_format(recipe, *attn);
+  } else {
+    f = recipe.keeps(layer) ? recipe.keep_format : recipe.kind(*kind).format;
+  }
+  double ua = 0, ub = 0;
+  for (uint64_t bi = 0; bi < op.batch; ++bi) {
+    const io::Operand& a = cache.get(op, "a", bi);
+    const io::Operand& b = cache.get(op, "b", bi);
+    std::vector<float> C(a.rows * b.rows);
+    if (attn)
+      train::attention_gemm(recipe, *attn, threads, a.data.data(), a.rows, b.data.data(), b.rows, a.cols, C.data());
+    else
+      train::recipe_gemm(recipe, *kind, layer, seed, 0, op_index, threads, a.data.data(), a.rows, b.data.data(),
+                         b.rows, a.cols, C.data());
+    add_errors(r, op, bi, C, a, b, threads, cache);
+    if (f) {
+      fmt::QuantOptions q;
+      q.threads = threads;
+      ua += underflow_fraction(*f, a.data, a.rows, a.cols, q);
+      ub += underflow_fraction(*f, b.data, b.rows, b.cols, q);
+    }
   }
   r.underflow_a = ua / static_cast<double>(op.batch);
   r.underflow_b = ub / static_cast<double>(op.batch);
@@ -112,9 +184,12 @@ std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions
     size_t op, format, correction;
   };
   std::vector<Job> jobs;
-  for (size_t i = 0; i < t.ops.size(); ++i)
+  for (size_t i = 0; i < t.ops.size(); ++i) {
     for (size_t f = 0; f < o.formats.size(); ++f)
       for (size_t c = 0; c < o.corrections.size(); ++c) jobs.push_back({i, f, c});
+    for (size_t rc = 0; rc < o.recipes.size(); ++rc)  // recipes: "format" slots after the formats, no correction
+      jobs.push_back({i, o.formats.size() + rc, 0});
+  }
   OperandCache local(t);
   OperandCache& cache = o.cache ? *o.cache : local;
   std::vector<std::atomic<size_t>> left(t.ops.size());
@@ -132,11 +207,16 @@ std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions
         if (j >= jobs.size()) break;
         const Job& job = jobs[j];
         const io::TraceOp& op = t.ops[job.op];
-        dp::GemmSpec s = o.base;
-        s.format = o.formats[job.format];
-        s.threads = per_job;
-        s.quant.threads = per_job;
-        out[j] = evaluate_job(t, op, s.format, o.corrections[job.correction], s, cache);
+        if (job.format >= o.formats.size()) {
+          out[j] = evaluate_recipe_job(t, job.op, o.recipes[job.format - o.formats.size()], o.recipe_seed, per_job,
+                                       cache);
+        } else {
+          dp::GemmSpec s = o.base;
+          s.format = o.formats[job.format];
+          s.threads = per_job;
+          s.quant.threads = per_job;
+          out[j] = evaluate_job(t, op, s.format, o.corrections[job.correction], s, cache);
+        }
         if (--left[job.op] == 0 && !o.cache) cache.release(op);  // nobody after us needs them
         if (o.progress) {
           const OpAccuracy& r = out[j];

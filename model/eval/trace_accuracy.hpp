@@ -1,7 +1,8 @@
 // Accuracy of every op of an LLM layer trace through the bit-exact GEMM engine, per format
 // and correction (none, Rollout-ResQ residual, ARCQuant), against the FP32 reference output
-// recorded in the trace (c_ref; the FP64 GEMM of the unquantized operands when absent).
-// Used by `hifsim trace` and `hifsim compare`.
+// recorded in the trace (c_ref; the FP64 GEMM of the unquantized operands when absent), and per
+// training recipe (each op under the recipe's rule for its kind, through the trainer's own GEMM
+// functions). Used by `hifsim trace` and `hifsim compare`.
 #pragma once
 #include <functional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "gemm/gemm.hpp"
 #include "gemm/gemm_stats.hpp"
 #include "io/trace.hpp"
+#include "train/recipe.hpp"
 
 namespace hifsim::eval {
 
@@ -33,6 +35,12 @@ struct AccuracyOptions {
                       // = the threads the jobs share (0: all)
   std::function<void(const std::string&)> progress;  // optional progress lines (called under a lock)
   OperandCache* cache = nullptr;  // optional: operands shared with later phases (else read here, once)
+  // Training recipes (docs/training.md): every op also runs once per recipe (correction "none",
+  // format column "recipe:<name>"): linear ops by train::recipe_gemm under the rule of their kind
+  // and layer (step 0, call = the op's position in the trace, SR and RHT keyed by recipe_seed),
+  // attention ops by train::attention_gemm under the recipe's attention scheme.
+  std::vector<train::Recipe> recipes;
+  uint64_t recipe_seed = 0;
 };
 
 struct OpAccuracy {

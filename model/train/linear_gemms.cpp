@@ -45,34 +45,34 @@ void LinearGemms::begin_step(uint64_t step) {
   noise_.fill(0);
 }
 
-void LinearGemms::run(GemmKind kind, const std::string& layer, const float* A, size_t M, const float* B, size_t N,
-                      size_t K, float* C) {
-  const uint64_t call = call_++;
-  KindRecipe rule = recipe_.kind(kind);
-  if (recipe_.keeps(layer)) {
+void recipe_gemm(const Recipe& recipe, GemmKind kind, const std::string& layer, uint64_t seed, uint64_t step,
+                 uint64_t call, unsigned threads, const float* A, size_t M, const float* B, size_t N, size_t K,
+                 float* C) {
+  KindRecipe rule = recipe.kind(kind);
+  if (recipe.keeps(layer)) {
     rule = KindRecipe{};
-    rule.format = recipe_.keep_format;
+    rule.format = recipe.keep_format;
   }
   if (!rule.format) {
-    fp32_gemm(A, M, K, B, N, C, threads_);
+    fp32_gemm(A, M, K, B, N, C, threads);
     return;
   }
   // The recipe's GEMM: gemm/train_gemm.hpp (RHT of both operands along K, each operand
   // quantized with its own options, the bit-exact engine).
   dp::TrainGemmSpec ts;
   ts.gemm.format = *rule.format;
-  ts.gemm.threads = threads_;
+  ts.gemm.threads = threads;
   if (rule.rht) {
     ts.gemm.rht.n = static_cast<unsigned>(rule.rht);
-    ts.gemm.rht.seed = seed_;  // one sign vector per run, shared by every transformed GEMM
+    ts.gemm.rht.seed = seed;  // one sign vector per run, shared by every transformed GEMM
     ts.gemm.rht.signs = rule.rht_random_signs ? fmt::RhtSigns::random : fmt::RhtSigns::none;
   }
   auto options = [&](OperandRounding r, uint64_t operand, bool weight) {
     fmt::QuantOptions o;
-    o.threads = threads_;
+    o.threads = threads;
     if (r == OperandRounding::stochastic) {
       o.rounding = fmt::Rounding::stochastic;
-      o.seed = counter_random(seed_, 0x5EED0000u + step_, call * 2 + operand);
+      o.seed = counter_random(seed, 0x5EED0000u + step, call * 2 + operand);
       o.sr_stream = static_cast<uint32_t>(operand);
     }
     o.nvfp4_2d = weight && rule.weight_blocks_2d;
@@ -100,6 +100,11 @@ void LinearGemms::run(GemmKind kind, const std::string& layer, const float* A, s
   const std::vector<float> out = dp::train_gemm_nt(a, M, b, N, Kq, ts);
   const int e = ea + eb;
   for (size_t i = 0; i < M * N; ++i) C[i] = e ? std::ldexp(out[i], -e) : out[i];
+}
+
+void LinearGemms::run(GemmKind kind, const std::string& layer, const float* A, size_t M, const float* B, size_t N,
+                      size_t K, float* C) {
+  recipe_gemm(recipe_, kind, layer, seed_, step_, call_++, threads_, A, M, B, N, K, C);
   if (!measure_) return;
   std::vector<float> ref(M * N);
   fp32_gemm(A, M, K, B, N, ref.data(), threads_);

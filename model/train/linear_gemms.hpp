@@ -16,6 +16,16 @@
 
 namespace hifsim::train {
 
+// One linear-layer GEMM C (M x N) = A (M x K) * B^T (B: N x K) under the recipe's rule for `kind`
+// and `layer` (a kept layer runs in keep_format, fp32 rules in the FP32 GEMM). Stochastic rounding
+// of operand o draws from key counter_random(seed, 0x5EED0000 + step, 2 * call + o), stream o;
+// no state, so any caller that numbers its GEMMs reproducibly gets the same bits (the trainer:
+// call = issue order within the step; `hifsim trace --recipe`: step 0, call = the op's position
+// in the trace).
+void recipe_gemm(const Recipe& recipe, GemmKind kind, const std::string& layer, uint64_t seed, uint64_t step,
+                 uint64_t call, unsigned threads, const float* A, size_t M, const float* B, size_t N, size_t K,
+                 float* C);
+
 class LinearGemms {
  public:
   // measure: also run the FP32 GEMM of the same operands and keep per-kind error sums.
@@ -29,6 +39,7 @@ class LinearGemms {
   // (infinity when exact or not measured).
   double sqnr_db(GemmKind kind) const;
   unsigned threads() const { return threads_; }
+  const Recipe& recipe() const { return recipe_; }
 
  private:
   const Recipe& recipe_;

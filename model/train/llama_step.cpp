@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gemm/train_gemm.hpp"
+#include "train/attention_gemms.hpp"
 #include "util/parallel.hpp"
 
 namespace hifsim::train {
@@ -90,7 +91,91 @@ void linear_backward(Ctx& c, const std::string& name, const Vec& X, const Vec& d
   for (size_t i = 0; i < g.size(); ++i) dW[i] += g[i];
 }
 
+// Head h's Q, K or V of sequence b as a dense T x hd matrix (rows of width `width`, head offset col).
+Vec head_rows(const Vec& x, size_t b, size_t T, size_t width, size_t col, size_t hd) {
+  Vec y(T * hd);
+  for (size_t i = 0; i < T; ++i)
+    for (size_t d = 0; d < hd; ++d) y[i * hd + d] = x[(b * T + i) * width + col + d];
+  return y;
+}
+
+// Attention with its six GEMMs through train::attention_gemm (the recipe's attention scheme,
+// e.g. Full-Stack FP4: S = Q*K^T, dQ = dS*K, dK = dS^T*Q in NVFP4; O = P*V, dP = dO*V^T,
+// dV = P^T*dO in BF16). The same maths as the FP32 loops below, GEMM by GEMM per (sequence,
+// head): the scale, causal mask and softmax (and its backward) stay FP32 (row sums in double).
+void attention_forward_gemms(Ctx& c, LayerCache& L) {
+  const size_t T = c.T, hd = static_cast<size_t>(c.hd), rep = static_cast<size_t>(c.nh / c.nkv);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  const Recipe& r = c.gemms.recipe();
+  L.P.assign(c.B * c.nh * T * T, 0.0f);
+  L.o.assign(c.N * c.D, 0.0f);
+  parallel_for(c.B * static_cast<size_t>(c.nh), c.gemms.threads(), [&](size_t u0, size_t u1) {
+    for (size_t u = u0; u < u1; ++u) {
+      const size_t b = u / c.nh, h = u % c.nh, kvh = h / rep;
+      const Vec q = head_rows(L.q, b, T, c.D, h * hd, hd), k = head_rows(L.k, b, T, c.KV, kvh * hd, hd);
+      const Vec v = head_rows(L.v, b, T, c.KV, kvh * hd, hd);
+      float* P = &L.P[u * T * T];
+      attention_gemm(r, AttentionGemm::qk, 1, q.data(), T, k.data(), T, hd, P);
+      for (size_t i = 0; i < T; ++i) {
+        float mx = -INFINITY;
+        for (size_t j = 0; j <= i; ++j) mx = std::max(mx, P[i * T + j] *= scale);
+        float sum = 0;
+        for (size_t j = 0; j <= i; ++j) sum += (P[i * T + j] = std::exp(P[i * T + j] - mx));
+        for (size_t j = 0; j <= i; ++j) P[i * T + j] /= sum;
+        for (size_t j = i + 1; j < T; ++j) P[i * T + j] = 0.0f;
+      }
+      const Vec vt = dp::transpose(v.data(), T, hd);
+      Vec o(T * hd);
+      attention_gemm(r, AttentionGemm::pv, 1, P, T, vt.data(), hd, T, o.data());
+      for (size_t i = 0; i < T; ++i)
+        for (size_t d = 0; d < hd; ++d) L.o[(b * T + i) * c.D + h * hd + d] = o[i * hd + d];
+    }
+  });
+}
+
+// The backward of attention_forward_gemms; one task per (sequence, kv head), its heads in order.
+void attention_backward_gemms(Ctx& c, const LayerCache& L, const Vec& dO, Vec& dQ, Vec& dK, Vec& dV) {
+  const size_t T = c.T, hd = static_cast<size_t>(c.hd), rep = static_cast<size_t>(c.nh / c.nkv);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  const Recipe& r = c.gemms.recipe();
+  dQ.assign(c.N * c.D, 0.0f);
+  dK.assign(c.N * c.KV, 0.0f);
+  dV.assign(c.N * c.KV, 0.0f);
+  parallel_for(c.B * static_cast<size_t>(c.nkv), c.gemms.threads(), [&](size_t u0, size_t u1) {
+    for (size_t u = u0; u < u1; ++u) {
+      const size_t b = u / c.nkv, kvh = u % c.nkv;
+      const Vec k = head_rows(L.k, b, T, c.KV, kvh * hd, hd), v = head_rows(L.v, b, T, c.KV, kvh * hd, hd);
+      const Vec kt = dp::transpose(k.data(), T, hd);
+      for (size_t h = kvh * rep; h < (kvh + 1) * rep; ++h) {
+        const float* P = &L.P[(b * c.nh + h) * T * T];
+        const Vec q = head_rows(L.q, b, T, c.D, h * hd, hd), dOh = head_rows(dO, b, T, c.D, h * hd, hd);
+        Vec dP(T * T), dS(T * T, 0.0f);
+        attention_gemm(r, AttentionGemm::dp, 1, dOh.data(), T, v.data(), T, hd, dP.data());
+        for (size_t i = 0; i < T; ++i) {
+          double rowsum = 0;
+          for (size_t j = 0; j <= i; ++j) rowsum += static_cast<double>(P[i * T + j]) * dP[i * T + j];
+          for (size_t j = 0; j <= i; ++j)
+            dS[i * T + j] = static_cast<float>(P[i * T + j] * (dP[i * T + j] - rowsum)) * scale;
+        }
+        Vec dq(T * hd), dk(T * hd), dv(T * hd);
+        attention_gemm(r, AttentionGemm::dq, 1, dS.data(), T, kt.data(), hd, T, dq.data());
+        const Vec dSt = dp::transpose(dS.data(), T, T), qt = dp::transpose(q.data(), T, hd);
+        attention_gemm(r, AttentionGemm::dk, 1, dSt.data(), T, qt.data(), hd, T, dk.data());
+        const Vec Pt = dp::transpose(P, T, T), dOt = dp::transpose(dOh.data(), T, hd);
+        attention_gemm(r, AttentionGemm::dv, 1, Pt.data(), T, dOt.data(), hd, T, dv.data());
+        for (size_t i = 0; i < T; ++i)
+          for (size_t d = 0; d < hd; ++d) {
+            dQ[(b * T + i) * c.D + h * hd + d] = dq[i * hd + d];
+            dK[(b * T + i) * c.KV + kvh * hd + d] += dk[i * hd + d];
+            dV[(b * T + i) * c.KV + kvh * hd + d] += dv[i * hd + d];
+          }
+      }
+    }
+  });
+}
+
 void attention_forward(Ctx& c, LayerCache& L) {
+  if (c.gemms.recipe().attention != AttentionScheme::fp32) return attention_forward_gemms(c, L);
   const size_t T = c.T, hd = static_cast<size_t>(c.hd), rep = static_cast<size_t>(c.nh / c.nkv);
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   L.P.assign(c.B * c.nh * T * T, 0.0f);
@@ -125,6 +210,7 @@ void attention_forward(Ctx& c, LayerCache& L) {
 // From dO: dQ, dK, dV (before the RoPE backward). One task per (sequence, kv head): the heads
 // sharing a kv head accumulate into dK/dV in one thread, in head order.
 void attention_backward(Ctx& c, const LayerCache& L, const Vec& dO, Vec& dQ, Vec& dK, Vec& dV) {
+  if (c.gemms.recipe().attention != AttentionScheme::fp32) return attention_backward_gemms(c, L, dO, dQ, dK, dV);
   const size_t T = c.T, hd = static_cast<size_t>(c.hd), rep = static_cast<size_t>(c.nh / c.nkv);
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   dQ.assign(c.N * c.D, 0.0f);

@@ -212,8 +212,6 @@ void check_trainable(const Recipe& r) {
       }
     }
   }
-  if (r.attention != AttentionScheme::fp32)
-    throw Error(r.path, "attention", "not yet: hifsim train computes attention in FP32 (full_stack_fp4 needs the attention GEMMs through the engine)");
 }
 
 }  // namespace hifsim::train

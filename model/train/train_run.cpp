@@ -1,6 +1,7 @@
 #include "train/train_run.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -10,6 +11,8 @@
 #include "train/adamw.hpp"
 #include "train/llama_step.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
+#include "util/install.hpp"
 
 namespace hifsim::train {
 namespace {
@@ -46,6 +49,13 @@ std::string num(double v, int prec = 6) {
 
 }  // namespace
 
+std::string checkpoint_path(const std::string& model) {
+  if (model.rfind("llama2c:", 0) == 0) return model.substr(8);
+  if (model != "stories260k") throw Error("--model", model, "use stories260k or llama2c:<checkpoint path>");
+  if (const char* d = std::getenv("HIFSIM_DATA")) return std::string(d) + "/stories260K.bin";
+  return parent_dir(data_dir()) + "/shared/data/stories260K.bin";
+}
+
 float learning_rate(const TrainRequest& r, int step) {
   if (step <= r.warmup) return r.lr * static_cast<float>(step) / static_cast<float>(r.warmup);
   const double span = std::max(1, r.steps - r.warmup), t = std::min(1.0, (step - r.warmup) / span);
@@ -67,7 +77,7 @@ TrainOutcome run_training(const TrainRequest& r) {
   const bool is_fp32 = [&] {
     for (GemmKind k : kGemmKinds)
       if (r.recipe.kind(k).format) return false;
-    return r.recipe.keep_layers.empty() || !r.recipe.keep_format;
+    return (r.recipe.keep_layers.empty() || !r.recipe.keep_format) && r.recipe.attention == AttentionScheme::fp32;
   }();
   const bool shadow = r.shadow && !is_fp32;
   LinearGemms gemms(r.recipe, r.seed, r.threads, shadow);

@@ -47,6 +47,11 @@ struct TrainOutcome {
   double first_loss = 0;
 };
 
+// The llama2.c checkpoint of `--model`: "stories260k" -> $HIFSIM_DATA/stories260K.bin, else
+// ../shared/data/stories260K.bin beside the data folder (the layout python/hifsim/capture uses);
+// "llama2c:PATH" -> PATH. Throws hifsim::Error for anything else.
+std::string checkpoint_path(const std::string& model);
+
 // learning rate of step s (1-based): linear warmup, then cosine to lr * min_lr_fraction.
 float learning_rate(const TrainRequest& r, int step);
 TrainOutcome run_training(const TrainRequest& r);

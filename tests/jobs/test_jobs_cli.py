@@ -142,7 +142,10 @@ class CompareReport(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="hifsim-compare-")
         cls.trace = capture_stories260k(cls.tmp)
         cls.out = os.path.join(cls.tmp, "report")
-        hifsim("compare", "--trace", cls.trace, "--formats", "hif4,nvfp4,bf16", "--out", cls.out, "--quiet")
+        # A few training steps of two recipes: the report path writes data/training/<recipe>/loss.csv
+        # itself (skipped when the stories260K checkpoint is missing, as the capture above needs it too).
+        hifsim("compare", "--trace", cls.trace, "--formats", "hif4,nvfp4,bf16", "--out", cls.out, "--quiet",
+               "--train-steps", "12", "--train-recipes", "fp32,bf16")
 
     @classmethod
     def tearDownClass(cls):
@@ -187,6 +190,13 @@ class CompareReport(unittest.TestCase):
             self.assertEqual(cells[(r["layer"], col)], f"{float(r['sqnr_db']):.2f}", r)
         with open(os.path.join(self.out, "manifest.json")) as f:
             self.assertEqual(json.load(f)["command"], "compare")
+        # The training section, produced by compare itself (--train-steps): both runs, 12 steps, in
+        # the loss-gap table and the plot.
+        for r in ("fp32", "bf16"):
+            with open(os.path.join(self.out, "data", "training", r, "loss.csv"), newline="") as f:
+                self.assertEqual([x["step"] for x in csv.DictReader(f)], [str(i) for i in range(1, 13)], r)
+        self.assertIn("| bf16 | 12 |", report)
+        self.assertTrue(os.path.isfile(os.path.join(self.out, "plots", "training_loss.png")))
         self.check_sky130_columns(units, report)
 
     def check_sky130_columns(self, units, report):

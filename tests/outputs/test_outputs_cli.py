@@ -93,7 +93,7 @@ class Commands:
             c["trace"] = (lambda o: ["trace", "--trace", TRACE, "--formats", "hif4", "--ops", "q_proj", "--out", o,
                                      "--quiet"], "ops.csv")
             c["compare"] = (lambda o: ["compare", "--trace", TRACE, "--formats", "hif4", "--residual", "none",
-                                       "--ppl-tokens", "0", "--no-plots", "--quiet", "--cost-sample", "64",
+                                       "--ppl-tokens", "0", "--no-plots", "--quiet", "--cost-sample", "64", "--train-steps", "0",
                                        "--threads", "2", "--out", o], "data/units.csv")
         return c
 

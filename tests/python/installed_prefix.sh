@@ -16,7 +16,7 @@ done
 ls "$P"/lib/hifsim/python/hifsim/_ext*.so >/dev/null
 cd "$WORK"
 "$P/bin/hifsim" compare --trace "$SRC/traces/stories260k" --formats hif4,bf16 --residual none \
-  --ppl-tokens 0 --cost-sample 64 --out out --quiet
+  --ppl-tokens 0 --cost-sample 64 --train-steps 0 --out out --quiet
 [[ -s out/report.html && -s out/data/accuracy_summary.csv && -s out/data/units.csv ]] \
   || { echo "compare from the installed prefix wrote no report" >&2; exit 1; }
 "${HIFSIM_PYTHON:-python3}" - "$P" "$SRC" out/manifest.json <<'PY'

@@ -115,11 +115,6 @@ TEST(Recipes, UnknownFieldsAndBadValuesNameFileFieldReason) {
 TEST(Recipes, TrainerRefusesWhatItCannotRunYet) {
   Recipe r = load_recipe(write_tmp("ok.yaml", kGood));
   EXPECT_NO_THROW(check_trainable(r));
-  r.attention = AttentionScheme::full_stack_fp4;
-  try {
-    check_trainable(r);
-    ADD_FAILURE() << "full_stack_fp4 attention accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("not yet"), std::string::npos) << e.what();
-  }
+  r.attention = AttentionScheme::full_stack_fp4;  // runs since the attention GEMMs go through the engine
+  EXPECT_NO_THROW(check_trainable(r));
 }

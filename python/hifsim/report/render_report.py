@@ -242,7 +242,7 @@ def plot_residual_gain(p, summary):
     corr = sorted({r["correction"] for r in summary if r["correction"] != "none"})
     if not corr:
         return False
-    fmts = [f for f in base]
+    fmts = [f for f in base if not f.startswith("recipe:")]  # recipe rows (--recipe) run no correction
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     w = 0.8 / len(corr)
     for j, c in enumerate(corr):

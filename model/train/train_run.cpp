@@ -52,8 +52,14 @@ std::string num(double v, int prec = 6) {
 std::string checkpoint_path(const std::string& model) {
   if (model.rfind("llama2c:", 0) == 0) return model.substr(8);
   if (model != "stories260k") throw Error("--model", model, "use stories260k or llama2c:<checkpoint path>");
-  if (const char* d = std::getenv("HIFSIM_DATA")) return std::string(d) + "/stories260K.bin";
-  return parent_dir(data_dir()) + "/shared/data/stories260K.bin";
+  if (const char* d = std::getenv("HIFSIM_DATA"); d && *d) return std::string(d) + "/stories260K.bin";
+  // The shared data folder beside the checkout (or installed data), else this workplace's
+  // /work/shared/data: the same search as scripts/capture/ensure_traces.sh and the trace tests,
+  // so a clone anywhere finds the checkpoint the trace step used. The first is named when none exists.
+  const std::string beside = parent_dir(data_dir()) + "/shared/data/stories260K.bin";
+  for (const std::string& c : {beside, std::string("/work/shared/data/stories260K.bin")})
+    if (path_exists(c)) return c;
+  return beside;
 }
 
 float learning_rate(const TrainRequest& r, int step) {

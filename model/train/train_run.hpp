@@ -48,7 +48,8 @@ struct TrainOutcome {
 };
 
 // The llama2.c checkpoint of `--model`: "stories260k" -> $HIFSIM_DATA/stories260K.bin, else
-// ../shared/data/stories260K.bin beside the data folder (the layout python/hifsim/capture uses);
+// ../shared/data/stories260K.bin beside the data folder (the layout python/hifsim/capture uses),
+// else /work/shared/data/stories260K.bin (scripts/capture/ensure_traces.sh searches the same);
 // "llama2c:PATH" -> PATH. Throws hifsim::Error for anything else.
 std::string checkpoint_path(const std::string& model);
 

@@ -77,9 +77,10 @@ def loss_fn(cfg, p, inputs, targets, B, T):
 
 def main():
     hifsim = sys.argv[1]
+    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data")
     data = (sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else
-            os.environ.get("HIFSIM_DATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                                          "shared", "data"))
+            os.environ.get("HIFSIM_DATA") or
+            next((d for d in (beside, "/work/shared/data") if os.path.isfile(os.path.join(d, "stories260K.bin"))), beside))
     ckpt = os.path.join(data, "stories260K.bin")
     B, T = 2, 32
     with tempfile.TemporaryDirectory() as d:

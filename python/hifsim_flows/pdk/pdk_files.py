@@ -1,4 +1,5 @@
 """Where the package's files for one cell are, and reading them with clear errors."""
+import gzip
 import os
 
 from .cells import PREFIX
@@ -24,8 +25,14 @@ class Pdk:
 
 
 def read_text(path):
+    """the file's text; a name ending in .gz is decompressed (the published Liberty files)."""
     try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                return f.read()
         with open(path, encoding="utf-8") as f:
             return f.read()
     except OSError as e:
-        raise FlowError(path, f"cannot read: {e.strerror}")
+        raise FlowError(path, f"cannot read: {e.strerror or e}")
+    except EOFError:
+        raise FlowError(path, "cannot read: truncated gzip file")

@@ -10,6 +10,13 @@ hifsim=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 src=$(cd "$(dirname "$0")/../.." && pwd)
+# The checkpoint where hifsim train looks for it ($HIFSIM_DATA, ../shared/data, /work/shared/data):
+# absent, the test is reported as skipped (exit 77), as the trace tests are.
+found=""
+for d in ${HIFSIM_DATA:+"$HIFSIM_DATA"} "$src/../shared/data" /work/shared/data; do
+  [ -f "$d/stories260K.bin" ] && { found=$d; break; }
+done
+[ -n "$found" ] || { echo "SKIPPED: stories260K.bin not found (set HIFSIM_DATA)"; exit 77; }
 { sed 's/^recipe: bf16$/recipe: bf16-fs4attn/' "$src/configs/recipes/bf16.yaml"; echo "attention: full_stack_fp4"; } \
   > "$tmp/bf16-fs4attn.yaml"
 for recipe in hif4 nvfp4 fp32 bf16 bf16-fs4attn; do

@@ -45,6 +45,9 @@ cli::ArgParser declare_options() {
   p.option("ppl-tokens", "N", "tokens of the perplexity evaluation (0 = skip it)", std::string("128"));
   p.option("ppl-gemm", "G", "perplexity's linear layers: fake (quantized operands), bit-exact (the GEMM engine), both",
            std::string("both"));
+  p.option("mismatch-tokens", "N",
+           "tokens of the rollout/training mismatch (python -m hifsim.mismatch on SmolLM2, every format but bf16;\n"
+           "0 = skip, the default: minutes per format, docs/training.md)", std::string("0"));
   p.option("cost-sample", "N", "dot operations whose switching activity is measured per unit", std::string("1024"));
   p.option("threads", "N", "worker threads, 0 = all cores (results do not depend on it)", std::string("0"));
   p.option("hif4-convention", "C", "hif4 quantizer reference: official | ascend-a6 (docs/formats.md 3.1)",
@@ -78,6 +81,19 @@ void run_perplexity(const eval::CompareRequest& r, long tokens, const std::strin
                      fmt::hif4_convention_name(r.hif4_convention), "--out", data, "--quiet"},
       "perplexity");
   cli::run_child(ppl.argv, ppl.env, "perplexity");
+}
+
+// The rollout/training mismatch (docs/training.md) into `data`: SmolLM2 decoded token by token
+// against its full-sequence forward, per format (bf16 is the baseline), the formats side by side.
+void run_mismatch(const eval::CompareRequest& r, long tokens, const std::string& data) {
+  std::string fl;
+  for (fmt::Format f : r.formats)
+    if (f != fmt::Format::bf16) fl += (fl.empty() ? "" : ",") + std::string(fmt::format_info(f).name);
+  const PythonCommand mm = python_module(
+      "mismatch", {"--model", "smollm2", "--text", locate_data("traces/text/pride_and_prejudice_ch1.txt"), "--tokens",
+                   std::to_string(tokens), "--formats", fl, "--jobs", std::to_string(r.threads), "--out", data, "--quiet"},
+      "mismatch");
+  cli::run_child(mm.argv, mm.env, "mismatch");
 }
 
 // The report's training section (docs/training.md "Loss gaps"): `hifsim train` of stories260K per
@@ -125,6 +141,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   else if (p.get("hif4-convention") != "official")
     throw Error("command line", "--hif4-convention", "'" + p.get("hif4-convention") + "' is not official or ascend-a6");
   const long ppl_tokens = p.get_int("ppl-tokens", 0, 100000);
+  const long mismatch_tokens = p.get_int("mismatch-tokens", 0, 100000);
   const std::string ppl_gemm = p.get("ppl-gemm");
   if (ppl_gemm != "fake" && ppl_gemm != "bit-exact" && ppl_gemm != "both")
     throw Error("command line", "--ppl-gemm", "expected fake, bit-exact or both, got '" + ppl_gemm + "'");
@@ -185,6 +202,14 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
     outs.add_external(data + "/perplexity.json", "model-level perplexity");
   } else if (ppl_tokens > 0) {
     say("perplexity: skipped (no tokenizer for " + r.trace.model_name + ")");
+  }
+  if (mismatch_tokens > 0 && has_tokenizer(r.trace)) {
+    say("rollout/training mismatch: " + r.trace.model_name + ", " + std::to_string(mismatch_tokens) + " tokens");
+    run_mismatch(r, mismatch_tokens, data);
+    outs.add_external(data + "/mismatch.json", "rollout/training mismatch per format");
+    outs.add_external(data + "/mismatch.md", "rollout/training mismatch table");
+  } else if (mismatch_tokens > 0) {
+    say("rollout/training mismatch: skipped (no tokenizer for " + r.trace.model_name + ")");
   }
   Manifest m;
   m.command = "compare";

@@ -15,7 +15,10 @@ quantize the same, so decode and full-sequence forwards differ only by the last-
 the two evaluation orders; NVFP4's per-tensor FP32 scale depends on the whole activation tensor,
 so its decode and training forwards quantize differently.
 
-  python -m hifsim.mismatch --model smollm2 --tokens 256 --out reports/mismatch
+  python -m hifsim.mismatch --model smollm2 --tokens 256 --jobs 2 --out reports/mismatch
+
+Writes OUT/mismatch.json (one row per format, with its seconds) and OUT/mismatch.md; with OUT =
+REPORT_DIR/data the report renders the table (`hifsim compare --mismatch-tokens N` does that).
 """
 import argparse
 import json
@@ -34,12 +37,30 @@ def log(msg):
     print(f"[mismatch] {msg}", flush=True)
 
 
+def weights_once_gemm():
+    """A linear_gemm for ln.forward computing ln.gemm's float64 GEMM with each layer's (quantized)
+    weight converted to float64 once, not once per token: the decode calls every layer for every
+    token, and those conversions (with the classifier's) were most of a SmolLM2 rollout's time.
+    Same call, same bits."""
+    cache = {}
+
+    def linear_gemm(a, w, layer, op):
+        hit = cache.get((layer, op))
+        if hit is None or hit[0] is not w:  # the hook returns one array per weight; anything else converts afresh
+            hit = cache[(layer, op)] = (w, w.astype(np.float64))
+        return ln.gemm_b64(a, hit[1])
+
+    return linear_gemm
+
+
 def rollout_logprobs(model, ids, hook):
     """log-softmax of the decode forward: one token at a time through a KV cache."""
     cache = ln.KVCache(model.config, max_len=len(ids))
     out = np.empty((len(ids), model.config.vocab_size))
+    lin, head = weights_once_gemm(), model.classifier.astype(np.float64)
     for i, t in enumerate(ids):
-        out[i] = ln.log_softmax(ln.forward(model, [t], cache=cache, quantize=hook, logits_for="last"))[0]
+        out[i] = ln.log_softmax(ln.forward(model, [t], cache=cache, quantize=hook, linear_gemm=lin,
+                                           logits_for="last", classifier_b64=head))[0]
     return out
 
 
@@ -55,6 +76,47 @@ def compare(lp_roll, lp_train, targets):
     return float(np.mean(dlp)), float(np.mean(kl))
 
 
+PAIRS = ("rollout_vs_train_same", "resq_vs_train_same", "rollout_vs_train_bf16", "resq_vs_train_bf16")
+
+
+def measure_format(model, inputs, targets, fmt, residual, train_bf16):
+    """One table row: the four pairs of one format, with its own NaN/Inf count and seconds."""
+    t0, bad = time.time(), [0]
+    train = training_logprobs(model, inputs, make_hook(fmt, "none", bad))
+    roll = rollout_logprobs(model, inputs, make_hook(fmt, "none", bad))
+    roll_r = rollout_logprobs(model, inputs, make_hook(fmt, residual, bad))
+    row = {"format": fmt}
+    for key, (r, t) in zip(PAIRS, ((roll, train), (roll_r, train), (roll, train_bf16), (roll_r, train_bf16))):
+        row[key + "_dlogp"], row[key + "_kl"] = compare(r, t, targets)
+    row["nonfinite"], row["seconds"] = bad[0], round(time.time() - t0, 1)
+    return row
+
+
+_SHARED = None  # (model, inputs, targets, residual, train_bf16) of the forked workers: inherited, never pickled
+
+
+def _worker(fmt):
+    m, inputs, targets, residual, train_bf16 = _SHARED
+    return measure_format(m, inputs, targets, fmt, residual, train_bf16)
+
+
+def measure(model, inputs, targets, formats, residual, train_bf16, jobs):
+    """Yields the rows in the order of `formats`; with jobs > 1 each format in a forked process (every
+    row is deterministic numpy and bit-exact quantizers: the same numbers for any jobs)."""
+    global _SHARED
+    if jobs <= 1:
+        for f in formats:
+            yield measure_format(model, inputs, targets, f, residual, train_bf16)
+        return
+    import multiprocessing as mp
+    _SHARED = (model, inputs, targets, residual, train_bf16)
+    try:
+        with mp.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_worker, formats, chunksize=1)
+    finally:
+        _SHARED = None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -63,9 +125,13 @@ def main(argv=None):
     ap.add_argument("--text", default="traces/text/pride_and_prejudice_ch1.txt")
     ap.add_argument("--formats", default="hif4,nvfp4,mxfp4,hif8")
     ap.add_argument("--residual", default="2:4", help="the Rollout-ResQ residual of the rollout (dense, 2:4, top50)")
+    ap.add_argument("--jobs", type=int, default=1, help="formats measured in parallel, one process each (0 = one per "
+                    "core); results do not depend on it")
+    ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     from hifsim.capture.capture import ROOT, load_model
+    from hifsim.report.render_report import mismatch_table
     ld = load_model(a.model)
     m = ld.model
     if ld.tokenizer is not None:
@@ -76,38 +142,32 @@ def main(argv=None):
     t0 = time.time()
     bad = [0]
     train_bf16 = training_logprobs(m, inputs, make_hook("bf16", "none", bad))
+    formats = a.formats.split(",")
+    jobs = min(len(formats), a.jobs if a.jobs > 0 else (os.cpu_count() or 1))
     rows = []
-    for f in a.formats.split(","):
-        train = training_logprobs(m, inputs, make_hook(f, "none", bad))
-        roll = rollout_logprobs(m, inputs, make_hook(f, "none", bad))
-        roll_r = rollout_logprobs(m, inputs, make_hook(f, a.residual, bad))
-        row = {"format": f}
-        for key, (r, t) in {"rollout_vs_train_same": (roll, train), "resq_vs_train_same": (roll_r, train),
-                            "rollout_vs_train_bf16": (roll, train_bf16), "resq_vs_train_bf16": (roll_r, train_bf16)}.items():
-            d, k = compare(r, t, targets)
-            row[key + "_dlogp"], row[key + "_kl"] = d, k
+    for row in measure(m, inputs, targets, formats, a.residual, train_bf16, jobs):
         rows.append(row)
-        log(f"{f}: " + ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "format") + f" ({time.time() - t0:.0f} s)")
+        bad[0] += row["nonfinite"]
+        if not a.quiet:
+            log(f"{row['format']}: " + ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "format")
+                + f" ({time.time() - t0:.0f} s)")
     if bad[0]:
         log(f"WARNING: {bad[0]} NaN/Inf quantized values")
     os.makedirs(a.out, exist_ok=True)
+    result = {"model": ld.name, "tokens": len(inputs), "residual": a.residual, "nonfinite": bad[0],
+              "seconds": round(time.time() - t0, 1), "rows": rows}
     with open(os.path.join(a.out, "mismatch.json"), "w") as fh:
-        json.dump({"model": ld.name, "tokens": len(inputs), "residual": a.residual, "nonfinite": bad[0],
-                   "seconds": round(time.time() - t0, 1), "rows": rows}, fh, indent=1)
-    md = [f"Rollout/training mismatch, {ld.name}, {len(inputs)} tokens; rollout = decode with KV cache, "
-          f"training = full-sequence forward; ResQ = Rollout-ResQ {a.residual} on the rollout only. "
-          "Each cell: mean |delta log p| / mean KL(rollout || training).", "",
-          "| format | rollout vs training (same format) | rollout+ResQ vs training (same format) | "
-          "rollout vs training BF16 | rollout+ResQ vs training BF16 |", "|---|---|---|---|---|"]
-    for r in rows:
-        cells = [f"{r[k + '_dlogp']:.4f} / {r[k + '_kl']:.4f}" for k in
-                 ("rollout_vs_train_same", "resq_vs_train_same", "rollout_vs_train_bf16", "resq_vs_train_bf16")]
-        md.append(f"| {r['format']} | " + " | ".join(cells) + " |")
+        json.dump(result, fh, indent=1)
+    md = mismatch_table(result)
     with open(os.path.join(a.out, "mismatch.md"), "w") as fh:
-        fh.write("\n".join(md) + "\n")
-    print("\n".join(md))
+        fh.write(md + "\n")
+    if not a.quiet:
+        print(md)
     return 0
 
 
 if __name__ == "__main__":
+    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":  # one BLAS thread per process, as hifsim.perplexity
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+        os.execv(sys.executable, [sys.executable, "-m", "hifsim.mismatch"] + sys.argv[1:])
     sys.exit(main())

@@ -3,7 +3,8 @@
 hand-computed case; a format with row-local block scales (HiF4) decodes bit for bit like the
 full-sequence forward (no mismatch), NVFP4, whose per-tensor scale depends on the whole activation
 tensor, does not; Rollout-ResQ on the rollout creates a mismatch against a training forward
-without it."""
+without it; the rollout's float64 weight copies (made once, not per token) change no bit; the
+formats measured in parallel processes give the same rows as one after the other."""
 import math
 import unittest
 
@@ -13,7 +14,7 @@ from _common import run_tests, stories260k_path
 
 from hifsim.capture import llama_numpy as ln
 from hifsim.capture.llama2c_reader import read_llama2c
-from hifsim.mismatch import compare, rollout_logprobs, training_logprobs
+from hifsim.mismatch import PAIRS, compare, measure, rollout_logprobs, training_logprobs
 from hifsim.perplexity import make_hook
 
 
@@ -52,6 +53,23 @@ class MismatchTest(unittest.TestCase):
         d, kl = compare(*self.run_pair("hif4", "2:4"), self.targets)
         self.assertGreater(d, 1e-3)
         self.assertGreater(kl, 1e-4)
+
+    def test_weights_converted_once_change_no_bit(self):
+        bad = [0]
+        hook = make_hook("nvfp4", "2:4", bad)
+        cache = ln.KVCache(self.m.config, max_len=len(self.inputs))
+        plain = np.stack([ln.log_softmax(ln.forward(self.m, [t], cache=cache, quantize=hook, logits_for="last"))[0]
+                          for t in self.inputs])
+        np.testing.assert_array_equal(rollout_logprobs(self.m, self.inputs, hook), plain)
+
+    def test_parallel_formats_give_the_same_rows(self):
+        bf16 = training_logprobs(self.m, self.inputs, make_hook("bf16", "none", [0]))
+        one = list(measure(self.m, self.inputs, self.targets, ["hif4", "nvfp4"], "2:4", bf16, jobs=1))
+        two = list(measure(self.m, self.inputs, self.targets, ["hif4", "nvfp4"], "2:4", bf16, jobs=2))
+        self.assertEqual([r["format"] for r in two], ["hif4", "nvfp4"])
+        for a, b in zip(one, two):
+            self.assertEqual([a[k + s] for k in PAIRS for s in ("_dlogp", "_kl")],
+                             [b[k + s] for k in PAIRS for s in ("_dlogp", "_kl")])
 
 
 if __name__ == "__main__":

@@ -156,9 +156,13 @@ def per_tensor(fn: Callable[[np.ndarray], np.ndarray]) -> QuantizeHook:
 def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """C = A . B^T for float32 operands (leading batch axes allowed), float64 accumulation,
     one rounding to float32."""
-    a64 = a.astype(np.float64)
-    b64 = b.astype(np.float64)
-    return np.matmul(a64, np.swapaxes(b64, -1, -2)).astype(np.float32)
+    return gemm_b64(a, b.astype(np.float64))
+
+
+def gemm_b64(a: np.ndarray, b64: np.ndarray) -> np.ndarray:
+    """gemm(a, b) with b already converted to float64 (b64 = b.astype(float64)): the same call,
+    the same bits; lets a token-by-token decode convert each weight once instead of per token."""
+    return np.matmul(a.astype(np.float64), np.swapaxes(b64, -1, -2)).astype(np.float32)
 
 
 def rmsnorm(x: np.ndarray, w: np.ndarray, eps: float) -> np.ndarray:
@@ -202,7 +206,7 @@ def forward(model: LlamaModel, tokens: Sequence[int], *, cache: Optional[KVCache
             recorder: Optional[Recorder] = None, record_layers: Optional[Sequence[int]] = None,
             quantize: Optional[QuantizeHook] = None, quantize_ops: Sequence[str] = LINEAR_OPS,
             linear_gemm: Optional[Callable[..., np.ndarray]] = None,
-            logits_for: str = "all") -> np.ndarray:
+            logits_for: str = "all", classifier_b64: Optional[np.ndarray] = None) -> np.ndarray:
     """Run the decoder on `tokens` (positions continue from cache.length if a cache is given).
 
     Returns float32 logits [T, vocab] (logits_for="all") or [1, vocab] (logits_for="last").
@@ -210,6 +214,7 @@ def forward(model: LlamaModel, tokens: Sequence[int], *, cache: Optional[KVCache
     quantize/quantize_ops: fake-quantization hook applied to both operands of the listed ops.
     linear_gemm: computes every linear layer's C = A . W^T instead of the float64 GEMM, called as
     linear_gemm(a, w, layer=, op=) (e.g. hifsim's bit-exact GEMM of a number format).
+    classifier_b64: model.classifier already in float64 (same bits; saves a decode converting it per token).
     """
     c = model.config
     toks = np.asarray(tokens, dtype=np.int64)
@@ -292,7 +297,7 @@ def forward(model: LlamaModel, tokens: Sequence[int], *, cache: Optional[KVCache
     elif logits_for != "all":
         raise ValueError("logits_for must be 'all' or 'last'")
     x = rmsnorm(x, model.final_norm, c.norm_eps)
-    return gemm(x, model.classifier)
+    return gemm(x, model.classifier) if classifier_b64 is None else gemm_b64(x, classifier_b64)
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:

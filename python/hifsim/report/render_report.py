@@ -16,6 +16,8 @@ REPORT_DIR/plots/*.png and *.svg:
   perplexity           model-level perplexity per format and correction (when measured)
   training_loss        stories260K loss curves per recipe (when REPORT_DIR/data/training/<recipe>/loss.csv
                        exist: `bash scripts/train_recipes.sh build/bin/hifsim REPORT_DIR/data/training`)
+and the rollout/training mismatch table (REPORT_DIR/data/mismatch.json: `python -m hifsim.mismatch --out
+REPORT_DIR/data`, or `hifsim compare --mismatch-tokens N`).
 """
 import argparse
 import base64
@@ -335,6 +337,22 @@ def training_table(runs):
     return "\n".join(out)
 
 
+def mismatch_table(mm):
+    """The rollout/training mismatch (python -m hifsim.mismatch's mismatch.json): one row per format,
+    each cell mean |delta log p| / mean KL(rollout || training) in nats."""
+    cols = ("rollout_vs_train_same", "resq_vs_train_same", "rollout_vs_train_bf16", "resq_vs_train_bf16")
+    out = [f"{mm['model']}, {mm['tokens']} tokens; rollout = decode with a KV cache, training = full-sequence "
+           f"forward; ResQ = Rollout-ResQ {mm['residual']} on the rollout only. Each cell: mean |Δ log p| / "
+           "mean KL(rollout ‖ training), nats (docs/training.md).", "",
+           "| format | rollout vs training (same format) | rollout+ResQ vs training (same format) | "
+           "rollout vs training BF16 | rollout+ResQ vs training BF16 | seconds |", "|---|---|---|---|---|---|"]
+    for r in mm["rows"]:
+        cells = ["invalid (NaN/Inf)" if r.get("nonfinite") else f"{r[k + '_dlogp']:.4f} / {r[k + '_kl']:.4f}"
+                 for k in cols]
+        out.append(f"| {r['format']} | " + " | ".join(cells) + f" | {r.get('seconds', '')} |")
+    return "\n".join(out)
+
+
 def perplexity_tables(ppl):
     """The perplexity section: every run, then the bit-exact GEMM against fake quantization."""
     num = lambda d: (lambda v: "invalid" if invalid(v) else f"{v:.{d}f}")
@@ -441,6 +459,7 @@ def main(argv=None):
     units = read_csv(os.path.join(data, "units.csv"))
     area = read_csv(os.path.join(data, "area_breakdown.csv"))
     ppl = read_json(os.path.join(data, "perplexity.json"))
+    mismatch = read_json(os.path.join(data, "mismatch.json"))
     dot_units = None
     if os.path.isfile(os.path.join(data, "dot_units.md")):
         with open(os.path.join(data, "dot_units.md")) as fh:
@@ -478,6 +497,9 @@ def main(argv=None):
         plot_training(p, training)
     else:
         missing.append("training (data/training/<recipe>/loss.csv): not run (scripts/train_recipes.sh)")
+    if not mismatch:
+        missing.append("rollout/training mismatch (data/mismatch.json): not measured in this run "
+                       "(hifsim compare --mismatch-tokens N, or python -m hifsim.mismatch --out REPORT_DIR/data)")
 
     f2 = lambda v: f"{float(v):.2f}"
     sections = [("Accuracy per format and correction",
@@ -525,6 +547,8 @@ def main(argv=None):
         sections.append(("Model-level perplexity", perplexity_tables(ppl)))
     if training:
         sections.append(("Training: stories260K loss gaps per recipe (docs/training.md)", training_table(training)))
+    if mismatch:
+        sections.append(("Rollout/training mismatch", mismatch_table(mismatch)))
     if dot_units:
         sections.append(("64-length dot-product units versus the HiF4 paper's claims", dot_units))
     else:

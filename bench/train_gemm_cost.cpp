@@ -3,7 +3,7 @@
 // training GEMM of the recipes (stochastic rounding of both operands, 16-point random Hadamard
 // transform), and wgrad with its two FP32 transposes on top. Best of --reps runs in process CPU
 // seconds (use --threads 1), same operands; prints one line per format, the ratios and a breakdown.
-//   train_gemm_cost [M N K] [--reps R] [--threads T]
+//   train_gemm_cost [M N K] [--reps R] [--threads T] [--format F]   (--format: one format only, e.g. under perf)
 #include <algorithm>
 #include <ctime>
 #include <cstdio>
@@ -41,11 +41,13 @@ int main(int argc, char** argv) {
   size_t M = 512, N = 512, K = 1024;
   int reps = 3;
   unsigned threads = 1;
+  std::string only;
   std::vector<size_t> dims;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc) threads = static_cast<unsigned>(std::atoi(argv[++i]));
+    else if (a == "--format" && i + 1 < argc) only = argv[++i];
     else dims.push_back(static_cast<size_t>(std::atoll(argv[i])));
   }
   if (dims.size() == 3) M = dims[0], N = dims[1], K = dims[2];
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
   std::printf("%-8s %10s %10s %10s %8s %8s\n", "format", "plain s", "sr+rht s", "wgrad s", "ratio", "wgrad");
   for (fmt::Format f : {fmt::Format::hif4, fmt::Format::nvfp4, fmt::Format::mxfp4, fmt::Format::mxfp8_e4m3,
                         fmt::Format::bf16}) {
+    if (!only.empty() && only != fmt::format_info(f).name) continue;
     dp::TrainGemmSpec plain;
     plain.gemm.format = f;
     plain.gemm.threads = plain.a.threads = plain.b.threads = threads;

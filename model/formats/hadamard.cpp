@@ -1,6 +1,8 @@
 // Compiled with -ffp-contract=off (CMakeLists.txt): every add and multiply rounds on its own.
 #include "formats/hadamard.hpp"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -51,10 +53,50 @@ HIFSIM_AI void rows_body(const float* x, float* y, size_t rows, size_t cols, siz
     for (size_t c0 = 0; c0 < cols; c0 += N) block8<N>(x, y, rows, cols, g * kRows, c0, signs, c);
 }
 
+// AVX2: the lanes are 8 consecutive columns of one row (no gather: the 8-rows-as-lanes layout
+// above loads each element on its own). Stage h < 8 pairs lanes i and i + h of one register: p =
+// the register with each lane's partner swapped in; lanes with bit h clear take x + p = v_i + v_{i+h},
+// lanes with bit h set take p - x = v_i - v_{i+h}: per lane the definition's addition, operands in
+// its order, so the same bits. Stage h >= 8 pairs whole registers k and k + h/8.
+template <int H>
+__attribute__((target("avx2"))) HIFSIM_AI __m256 stage_in_register(__m256 x) {
+  const __m256 p = H == 1 ? _mm256_permute_ps(x, 0xB1) : H == 2 ? _mm256_permute_ps(x, 0x4E)
+                                                               : _mm256_permute2f128_ps(x, x, 0x01);
+  return _mm256_blend_ps(_mm256_add_ps(x, p), _mm256_sub_ps(p, x), H == 1 ? 0xAA : H == 2 ? 0xCC : 0xF0);
+}
+
+template <unsigned N>
+__attribute__((target("avx2"))) HIFSIM_AI void rows_body_avx2(const float* x, float* y, size_t rows, size_t cols,
+                                                              size_t g0, size_t g1, uint64_t signs, float c) {
+  constexpr unsigned R = N / 8;  // registers per block
+  __m256 flip[R];
+  for (unsigned k = 0; k < R; ++k)
+    flip[k] = _mm256_castsi256_ps(_mm256_setr_epi32(
+        static_cast<int>(((signs >> (8 * k + 0)) & 1u) << 31), static_cast<int>(((signs >> (8 * k + 1)) & 1u) << 31),
+        static_cast<int>(((signs >> (8 * k + 2)) & 1u) << 31), static_cast<int>(((signs >> (8 * k + 3)) & 1u) << 31),
+        static_cast<int>(((signs >> (8 * k + 4)) & 1u) << 31), static_cast<int>(((signs >> (8 * k + 5)) & 1u) << 31),
+        static_cast<int>(((signs >> (8 * k + 6)) & 1u) << 31), static_cast<int>(((signs >> (8 * k + 7)) & 1u) << 31)));
+  const __m256 vc = _mm256_set1_ps(c);
+  for (size_t r = g0 * kRows; r < std::min(rows, g1 * kRows); ++r)
+    for (size_t c0 = 0; c0 < cols; c0 += N) {
+      __m256 v[R];
+      for (unsigned k = 0; k < R; ++k) v[k] = _mm256_xor_ps(_mm256_loadu_ps(x + r * cols + c0 + 8 * k), flip[k]);
+      for (unsigned k = 0; k < R; ++k) v[k] = stage_in_register<4>(stage_in_register<2>(stage_in_register<1>(v[k])));
+      for (unsigned h = 1; h < R; h <<= 1)
+        for (unsigned k = 0; k < R; ++k) {
+          if (k & h) continue;
+          const __m256 a = v[k], b = v[k + h];
+          v[k] = _mm256_add_ps(a, b);
+          v[k + h] = _mm256_sub_ps(a, b);
+        }
+      for (unsigned k = 0; k < R; ++k) _mm256_storeu_ps(y + r * cols + c0 + 8 * k, _mm256_mul_ps(v[k], vc));
+    }
+}
+
 #define HIFSIM_RHT_VARIANTS(N)                                                                               \
   __attribute__((target("avx2"))) void rows_avx2_##N(const float* x, float* y, size_t rows, size_t cols,    \
                                                      size_t g0, size_t g1, uint64_t s, float c) {          \
-    rows_body<N>(x, y, rows, cols, g0, g1, s, c);                                                            \
+    rows_body_avx2<N>(x, y, rows, cols, g0, g1, s, c);                                                       \
   }                                                                                                          \
   void rows_portable_##N(const float* x, float* y, size_t rows, size_t cols, size_t g0, size_t g1, uint64_t s, \
                          float c) {                                                                          \

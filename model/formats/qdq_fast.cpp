@@ -779,6 +779,12 @@ void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale&
   block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
 }
 
+bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code) {
+  if (!(ts.decode > 0.0f && std::isfinite(ts.decode) && std::isfinite(ts.encode))) return false;
+  code = nvfp4_block_scale(bmax, ts, recipe).code;
+  return true;
+}
+
 bool encode_codes_fast(Format f, const float* x, size_t n, Rounding r, bool saturate, uint16_t* codes) {
   const bool ok = f == Format::bf16   ? (r == Rounding::nearest_even || r == Rounding::toward_zero)
                   : f == Format::hif8 ? (r == Rounding::nearest_away || r == Rounding::nearest_even ||

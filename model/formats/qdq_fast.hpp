@@ -39,6 +39,11 @@ void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n,
                             uint8_t& scale);
 void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
                                uint8_t& scale);
+// The E4M3 scale code nvfp4_quantize_block chooses for a block of amax bmax (finite, >= 0), from
+// the same scale arithmetic as the kernels above; false (code untouched) for a degenerate tensor
+// scale (0, Inf or NaN: the reference's rules apply). For the stochastic path, whose scales are
+// those of round-to-nearest.
+bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code);
 
 // The codes of n element-wise values, bit-identical to encode_code(f, x[i], r, o, i) (the reference
 // encoders), for hif8 (away, rne, rz), fp8-e4m3 / fp8-e5m2 (rne, away) and bf16 (rne, rz), saturating

@@ -172,13 +172,18 @@ void nvfp4_quantize_block_sr(const float* x, size_t n, const Nvfp4TensorScale& t
   bool finite = n <= static_cast<size_t>(kNvfp4Block) && bits <= kSrFastMaxBits && rbits;
   for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
   if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale, rbits, block_amax);
-  // The scale: exactly the reference's (one E4M3 conversion per block, scalar).
-  uint8_t tmp[kNvfp4Block];
-  nvfp4_quantize_block(x, 0, ts, recipe, tmp, scale, nullptr, block_amax >= 0.0f ? block_amax : [&] {
-    float m = 0.0f;
-    for (size_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(x[i]));
-    return m;
-  }());
+  // The scale: the reference's (as round-to-nearest chooses it), from the fast path's branch-free
+  // scale arithmetic; the reference's own call (a generic E4M3 conversion) for a degenerate tensor
+  // scale. The amax as the reference's std::max (finite inputs: no NaN for fmax to differ on).
+  float bmax = block_amax;
+  if (bmax < 0.0f) {
+    bmax = 0.0f;
+    for (size_t i = 0; i < n; ++i) bmax = bmax < std::fabs(x[i]) ? std::fabs(x[i]) : bmax;
+  }
+  if (!nvfp4_scale_code_fast(bmax, ts, recipe, scale)) {
+    uint8_t tmp[kNvfp4Block];
+    nvfp4_quantize_block(x, 0, ts, recipe, tmp, scale, nullptr, bmax);
+  }
   // The FP32 values the reference's element conversion rounds (TE: x * enc; torchao: x / total, clamped).
   float v[kNvfp4Block];
   if (recipe == NvfpRecipe::te) {

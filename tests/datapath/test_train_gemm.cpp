@@ -12,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "formats/qdq_fast.hpp"
 #include "gemm/gemm_stats.hpp"
 #include "gemm/train_gemm.hpp"
 #include "util/error.hpp"
@@ -21,6 +22,25 @@ using namespace hifsim;
 using namespace hifsim::dp;
 
 namespace {
+
+// dgrad's and wgrad's FP32 transposes: element by element on both instruction-set paths, edge
+// rows and columns (shapes not multiples of the AVX2 path's 8 x 8 blocks) included.
+TEST(TrainGemm, TransposeIsElementByElementOnBothPaths) {
+  for (fmt::QdqIsa isa : {fmt::QdqIsa::portable, fmt::QdqIsa::avx2}) {
+    if (isa == fmt::QdqIsa::avx2 && !fmt::qdq_fast_cpu_has_avx2()) continue;
+    fmt::qdq_fast_set_isa(isa);
+    for (auto [rows, cols] : {std::pair<size_t, size_t>{1, 1}, {7, 9}, {8, 8}, {17, 40}, {64, 33}, {3, 24}}) {
+      std::vector<float> x(rows * cols);
+      for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) + 0.5f;
+      const std::vector<float> t = transpose(x.data(), rows, cols);
+      size_t bad = 0;
+      for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c) bad += t[c * rows + r] != x[r * cols + c];
+      EXPECT_EQ(bad, 0u) << rows << " x " << cols << " " << fmt::qdq_isa_name(isa);
+    }
+  }
+  fmt::qdq_fast_set_isa(fmt::QdqIsa::automatic);
+}
 
 TrainGemmSpec mxfp4_spec() {
   TrainGemmSpec s;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "formats/tensor.hpp"
+#include "train/linear4_state.hpp"
 
 namespace hifsim::train {
 
@@ -26,6 +27,7 @@ void AdamW::update(LlamaWeights& w, const Gradients& grads, float lr, int step) 
       v[j] = cfg_.beta2 * v[j] + (1.0f - cfg_.beta2) * g * g;
     }
     if (cfg_.v_format) store_second_moment(v, p.rows, p.cols);
+    if (cfg_.v_linear4_rank1) linear4_rank1_store(v, p.rows, p.cols);
     for (size_t j = 0; j < p.size(); ++j) {
       const float mh = m[j] / c1, vh = v[j] / c2;
       p.w[j] -= lr * (mh / (std::sqrt(vh) + cfg_.eps) + decay * p.w[j]);

@@ -19,6 +19,8 @@ struct AdamWConfig {
   // row, round-to-nearest, and the stored value is what the update and the next step use.
   std::optional<fmt::Format> v_format;
   bool v_sqrt = false;
+  // Instead: Li et al.'s zero-free linear 4-bit code with rank-1 normalisation (linear4_state.hpp).
+  bool v_linear4_rank1 = false;
   unsigned threads = 0;
 };
 

@@ -181,11 +181,17 @@ Recipe load_recipe(const std::string& name_or_path) {
   }
   if (const YAML::Node opt = root["optimizer"]) {
     rd.only_keys(opt, "optimizer", {"second_moment", "second_moment_transform"});
-    if (opt["second_moment"]) r.second_moment = rd.format(opt["second_moment"], "optimizer.second_moment");
+    if (const YAML::Node sm = opt["second_moment"]) {
+      if (sm.IsScalar() && sm.Scalar() == "linear4-rank1") r.second_moment_linear4 = true;  // not an element format
+      else r.second_moment = rd.format(sm, "optimizer.second_moment");
+    }
     if (const YAML::Node t = opt["second_moment_transform"]) {
       const std::string s = rd.text(t, "optimizer.second_moment_transform");
       if (s != "none" && s != "sqrt") rd.fail("optimizer.second_moment_transform", t, "'" + s + "' is not none or sqrt");
-      if (!r.second_moment) rd.fail("optimizer.second_moment_transform", t, "given without a second_moment format");
+      if (!r.second_moment && !r.second_moment_linear4)
+        rd.fail("optimizer.second_moment_transform", t, "given without a second_moment format");
+      if (r.second_moment_linear4 && s != "none")
+        rd.fail("optimizer.second_moment_transform", t, "linear4-rank1 stores v itself (no transform)");
       r.second_moment_sqrt = s == "sqrt";
     }
   }

@@ -49,6 +49,7 @@ struct Recipe {
   std::string rollout_resq_sparsity = "2:4";
   std::optional<fmt::Format> second_moment;  // AdamW v stored in this format (unset: fp32)
   bool second_moment_sqrt = false;           // store sqrt(v) quantized, square it back (transform)
+  bool second_moment_linear4 = false;      // second_moment: linear4-rank1 (Li et al., train/linear4_state.hpp)
   std::vector<std::string> sources;        // citations, free text
 
   const KindRecipe& kind(GemmKind k) const { return kinds[static_cast<int>(k)]; }

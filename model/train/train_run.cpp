@@ -91,6 +91,7 @@ TrainOutcome run_training(const TrainRequest& r) {
   AdamWConfig oc;
   oc.v_format = r.recipe.second_moment;
   oc.v_sqrt = r.recipe.second_moment_sqrt;
+  oc.v_linear4_rank1 = r.recipe.second_moment_linear4;
   oc.threads = r.threads;
   AdamW opt(w, oc);
   TrainOutcome out;

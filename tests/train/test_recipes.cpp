@@ -102,6 +102,11 @@ TEST(Recipes, UnknownFieldsAndBadValuesNameFileFieldReason) {
   const Recipe v = load_recipe(kRecipes + "bf16-v-nvfp4.yaml");
   EXPECT_EQ(v.second_moment, fmt::Format::nvfp4);
   EXPECT_TRUE(v.second_moment_sqrt);
+  const Recipe l = load_recipe(kRecipes + "bf16-v-linear4.yaml");
+  EXPECT_TRUE(l.second_moment_linear4);
+  EXPECT_FALSE(l.second_moment);
+  e = load_error(std::string(kGood) + "optimizer: {second_moment: linear4-rank1, second_moment_transform: sqrt}\n");
+  EXPECT_NE(e.find("stores v itself"), std::string::npos) << e;
   e = load_error(std::string(kGood) + "recipe: u\n");
   EXPECT_NE(e.find("given twice"), std::string::npos) << e;
   try {

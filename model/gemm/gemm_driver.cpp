@@ -215,7 +215,7 @@ struct PhaseClock {
   void packed() { packed_at = clock::now(); }
 };
 
-// tile::kFpiMaxWideShare, or HIFSIM_FPI_WIDE_SHARE when set (tests force either kernel with 1 / -1).
+// tile::kFpiMaxWideShare, or HIFSIM_FPI_WIDE_SHARE when set (tests force the int16 kernel with 2, the double one with -1).
 double fpi_max_wide_share() {
   const char* e = std::getenv("HIFSIM_FPI_WIDE_SHARE");
   return e && *e ? std::atof(e) : tile::kFpiMaxWideShare;

@@ -62,7 +62,7 @@ void fpi_tile(const tile::Call& t, const tile::FpiA& a, const tile::FpiB& b) {
         const VI e = Isa::add_i(ea, Isa::load_i(b.e + ib));
         const unsigned ok = Isa::le_f(Isa::mul_f(na, Isa::load_f(b.norm + ib)), tile::kFpiNormLimit) &
                             Isa::in_range_i(e, -126, 96) &
-                            Isa::in_range_i(Isa::add_i(da, Isa::load_i(b.d + ib)), 0, t.max_spread);
+                            Isa::le_i(Isa::add_i(da, Isa::load_i(b.d + ib)), t.max_spread);
         VF val = Isa::mul_f(Isa::cvt_f(S[r][v]), Isa::pow2_f(e));
         unsigned bad = ~ok & ((1u << L) - 1);
         if (bad) {
@@ -71,7 +71,7 @@ void fpi_tile(const tile::Call& t, const tile::FpiA& a, const tile::FpiB& b) {
           // while eA + eB <= 91). The rest go to fixup (gemm_fpi_exact.hpp).
           const unsigned wide = bad & Isa::le_f(Isa::mul_f(na, Isa::load_f(b.norm + ib)), 0x1p127f) &
                                 Isa::in_range_i(e, -126, 91) &
-                                Isa::in_range_i(Isa::add_i(da, Isa::load_i(b.d + ib)), 0, t.max_spread);
+                                Isa::le_i(Isa::add_i(da, Isa::load_i(b.d + ib)), t.max_spread);
           alignas(64) float tmp[L];
           alignas(64) int32_t ev[L];
           Isa::store_f(tmp, val);

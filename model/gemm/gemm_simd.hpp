@@ -49,6 +49,7 @@ struct Isa {
   // The fp integer kernel's operations (gemm_kernels_fpi.hpp; not instantiated for this variant yet).
   static HIFSIM_INLINE VI zero_i() { return _mm512_setzero_si512(); }
   static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm512_add_epi32(acc, _mm512_madd_epi16(b, a)); }
+  static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) { return _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi)); }
   static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
     return _mm512_cmpge_epi32_mask(x, _mm512_set1_epi32(lo)) & _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi));
   }
@@ -158,6 +159,10 @@ struct Isa {
   // acc + per int32 lane the two int16 products of b and a (vpmaddwd). Wrapping, like vpaddd:
   // the sum is exact modulo 2^32 (the fp integer kernel proves it is below 2^31).
   static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm256_add_epi32(acc, _mm256_madd_epi16(b, a)); }
+  // Lanes with x <= hi, as a bit mask.
+  static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) {
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(hi + 1), x))));
+  }
   // Lanes with lo <= x <= hi, as a bit mask.
   static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
     const __m256i in = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(lo), x), _mm256_cmpgt_epi32(_mm256_set1_epi32(hi + 1), x));
@@ -293,6 +298,12 @@ struct Isa {
       acc.v[l] = static_cast<int32_t>(s);  // wraps like vpaddd
     }
     return acc;
+  }
+  static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) {
+    unsigned m = 0;
+    for (int l = 0; l < L; ++l)
+      if (x.v[l] <= hi) m |= 1u << l;
+    return m;
   }
   static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
     unsigned m = 0;

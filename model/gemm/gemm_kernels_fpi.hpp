@@ -11,6 +11,9 @@
 // (RNE of S) times the exact power of two 2^(eA + eB), which is the same while the result is a
 // normal float (eA + eB in [-126, 96]: |S| < 2^31). With an alignment window W the unit's sum is
 // that exact sum when no product bit falls below the window: dA + dB <= W - P (Call::max_spread).
+// (A guard only: an int16 form has d <= 14 -- every element's unit exponent is at most its lowest
+// set bit, at most 14 above e -- and the engine runs this kernel for W >= 47 only, W - P >= 39 >
+// 28; so no test can reach it, and a mutated bound is not caught.)
 // Outputs whose sum may not fit int32 take the same sum in scalar int64; every other output of
 // the block -- a NaN/Inf element or scale, a spread too wide for int16 or the window, a subnormal
 // or huge result -- is computed by fixup (gemm_fpi_exact.hpp: exact scalar code, or the unit).

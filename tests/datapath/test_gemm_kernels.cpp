@@ -630,3 +630,50 @@ TEST(GemmKernels, FpIntegerKernelAtItsLimits) {
     }
   }
 }
+
+// The scalar exact path (gemm_fpi_exact.cpp) against an alignment window that drops one bit:
+// HiF8 N=64 W=47 trunc (the first window the int16 kernel takes), A = (2^s, 2^(s-12), 2^(s-20)),
+// B = (2^s, 2^(s-12), 2^y): the sum is 2^2s (1 + 2^-24 + a small third product), just above a
+// tie, and y puts the small product's bit exactly one below the unit's window (A's spread of 20
+// binades has no int16 form: the scalar path). The unit truncates it and rounds the tie to even;
+// the exact sum rounds up. A window test one bit too lenient keeps the bit and fails here.
+TEST(GemmKernels, FpScalarPathRespectsTheWindow) {
+  auto code_of = [](int x) -> int {
+    for (int c = 0; c < 0x80; ++c) {
+      const Elem e = decode_hif8(static_cast<uint8_t>(c));
+      if (e.kind == Elem::num && e.sig && std::ldexp(static_cast<double>(e.sig), e.exp) == std::ldexp(1.0, x)) return c;
+    }
+    return -1;
+  };
+  const int W = 47;
+  bool found = false;
+  for (int s = -4; s <= 8 && !found; ++s) {
+    const int c0 = code_of(s), c1 = code_of(s - 12), c2 = code_of(s - 20);
+    if (c0 < 0 || c1 < 0 || c2 < 0) continue;
+    const Elem e0 = decode_hif8(static_cast<uint8_t>(c0));
+    const int L = 2 * e0.exp + kHif8ProductBits - W;  // the window's LSB weight
+    const int y = L - 1 - (s - 20);
+    const int cy = code_of(y);
+    if (cy < 0) continue;
+    found = true;
+    fmt::QTensor a = blank(Format::hif8, 1, 64), b = blank(Format::hif8, 1, 64);
+    a.codes[0] = b.codes[0] = static_cast<uint16_t>(c0);
+    a.codes[1] = b.codes[1] = static_cast<uint16_t>(c1);
+    a.codes[2] = static_cast<uint16_t>(c2);
+    b.codes[2] = static_cast<uint16_t>(cy);
+    GemmSpec spec;
+    spec.format = Format::hif8;
+    spec.align = {W, AlignPolicy::trunc};
+    spec.align_set = true;
+    const float unit = unit_dot(a, 0, b, 0, 0, spec).value;
+    const double exact = std::ldexp(1.0, 2 * s) * (1 + 0x1p-24) + std::ldexp(1.0, s - 20 + y);
+    ASSERT_NE(fmt::f32_bits(unit), fmt::f32_bits(static_cast<float>(exact))) << "s=" << s << ": the vector no longer separates";
+    ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");
+    for (CpuVariant v : variants_under_test()) {
+      spec.kernel = kernel_of(v);
+      GemmRunInfo info;
+      EXPECT_EQ(fmt::f32_bits(gemm_quantized(a, b, spec, &info)[0]), fmt::f32_bits(unit)) << "s=" << s << " " << variant_name(v);
+    }
+  }
+  EXPECT_TRUE(found) << "no HiF8 vector found";
+}

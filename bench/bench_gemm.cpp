@@ -59,6 +59,7 @@ void BM_Gemm(benchmark::State& st, fmt::Format f, size_t M, size_t N, size_t K) 
   const double macs = static_cast<double>(M) * N * K;
   st.counters["MAC/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
   st.counters["fallback_blocks"] = static_cast<double>(info.fallback_blocks);
+  st.counters["slow_blocks"] = static_cast<double>(info.slow_scale_blocks);  // off the integer path, exact
   st.counters["load1"] = load1();
   st.counters["crit_cpu_s"] = critical;
   st.SetLabel(std::string(fmt::format_info(f).name) + " " + info.kernel);

@@ -49,8 +49,11 @@ int main(int argc, char** argv) try {
   const io::Trace t = io::read_trace(argv[1]);
   std::printf("trace %s: %zu ops; kernel %s\n", t.manifest.c_str(), t.ops.size(),
               dp::resolved_kernel(dp::GemmSpec{}).c_str());
-  std::printf("%-20s %-8s %14s %12s %10s %12s  %s\n", "config", "acc", "unit blocks", "fallbacks", "rate", "double-sum",
-              "ops with fallbacks");
+  // slow: blocks an integer kernel left to a slower exact path (NVFP4/MXFP4: the double sum; MXFP8/
+  // FP8/HiF8: scalar int64/128-bit code); int16/gemms: GEMMs the fp family's int16 kernel ran (the
+  // rest took the double kernel); wide: their operand blocks without an int16 form.
+  std::printf("%-20s %-8s %14s %12s %10s %12s %15s %10s  %s\n", "config", "acc", "unit blocks", "fallbacks", "rate", "slow",
+              "int16/gemms", "wide", "ops with fallbacks");
   // Operands are loaded once and reused by every configuration.
   struct Op {
     std::string name;
@@ -70,7 +73,7 @@ int main(int argc, char** argv) try {
     for (const char* acc : {"fp32", "kulisch"}) {
       dp::GemmSpec s = parse_config(c);
       s.acc = dp::AccSpec::parse(acc);
-      uint64_t blocks = 0, fallbacks = 0, slow = 0;
+      uint64_t blocks = 0, fallbacks = 0, slow = 0, fpi_gemms = 0, wide = 0, gemms = 0;
       std::string where;
       for (const Op& o : ops) {
         uint64_t op_fb = 0;
@@ -84,13 +87,18 @@ int main(int argc, char** argv) try {
           blocks += info.unit_blocks;
           op_fb += info.fallback_blocks;
           slow += info.slow_scale_blocks;
+          fpi_gemms += info.fp_integer;
+          wide += info.fpi_wide_blocks;
+          ++gemms;
         }
         fallbacks += op_fb;
         if (op_fb) where += (where.empty() ? "" : ", ") + o.name + " (" + std::to_string(op_fb) + ")";
       }
-      std::printf("%-20s %-8s %14llu %12llu %9.2e %12llu  %s\n", c.c_str(), acc, static_cast<unsigned long long>(blocks),
-                  static_cast<unsigned long long>(fallbacks), blocks ? static_cast<double>(fallbacks) / blocks : 0.0,
-                  static_cast<unsigned long long>(slow), where.empty() ? "-" : where.c_str());
+      std::printf("%-20s %-8s %14llu %12llu %9.2e %12llu %7llu/%-7llu %10llu  %s\n", c.c_str(), acc,
+                  static_cast<unsigned long long>(blocks), static_cast<unsigned long long>(fallbacks),
+                  blocks ? static_cast<double>(fallbacks) / blocks : 0.0, static_cast<unsigned long long>(slow),
+                  static_cast<unsigned long long>(fpi_gemms), static_cast<unsigned long long>(gemms),
+                  static_cast<unsigned long long>(wide), where.empty() ? "-" : where.c_str());
       std::fflush(stdout);
     }
   }

@@ -56,9 +56,17 @@ struct GemmRunInfo {
   std::string kernel;            // "reference", "portable", "avx2" or "avx512"
   uint64_t unit_blocks = 0;      // M * N * (padded K / dot_width)
   uint64_t fallback_blocks = 0;  // of those, computed by the unit instead of the fast path
-  // NVFP4/MXFP4 with the FP32 accumulator: unit blocks whose scales have no integer form, summed
-  // in double instead of in int32 (gemm_kernels_int8.hpp e2m1_tile; speed only, same bits).
+  // Unit blocks an integer kernel (FP32 accumulator) could not take, computed exactly by a slower
+  // path instead (speed only, same bits): NVFP4/MXFP4 blocks whose scales have no integer form,
+  // summed in double (gemm_kernels_int8.hpp e2m1_tile); MXFP8/FP8/HiF8 blocks whose int16 form or
+  // int32 sum does not hold them, summed in scalar 128-bit code (gemm_fpi_exact.hpp; the unit
+  // blocks among them are counted in fallback_blocks too).
   uint64_t slow_scale_blocks = 0;
+  // MXFP8/FP8/HiF8 with the FP32 accumulator: whether the int16 kernel ran (gemm_kernels_fpi.hpp),
+  // and how many operand blocks (of A's and B's) had no int16 form. Above tile::kFpiMaxWideShare
+  // of them the GEMM takes the double kernel instead (fp_integer false).
+  bool fp_integer = false;
+  uint64_t fpi_wide_blocks = 0;
   // Wall-clock seconds per phase (bench/gemm_scaling; docs/performance.md "Thread scaling").
   double pack_seconds = 0;       // packing A and B for the tile kernels
   double tiles_seconds = 0;      // the tile kernels and the accumulation

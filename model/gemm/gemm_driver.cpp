@@ -5,10 +5,12 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "gemm/gemm_cpu_path.hpp"
 #include "gemm/gemm_formats.hpp"
+#include "gemm/gemm_fpi_exact.hpp"
 #include "gemm/gemm_pack.hpp"
 #include "gemm/gemm_tile.hpp"
 #include "util/error.hpp"
@@ -208,8 +210,40 @@ struct PhaseClock {
   clock::time_point start = clock::now(), packed_at = start;
   CpuPath path;
   std::atomic<uint64_t> slow_lanes{0};  // GemmRunInfo::slow_scale_blocks
+  uint64_t wide_blocks = 0;              // GemmRunInfo::fpi_wide_blocks
+  bool fp_integer = false;               // GemmRunInfo::fp_integer
   void packed() { packed_at = clock::now(); }
 };
+
+// tile::kFpiMaxWideShare, or HIFSIM_FPI_WIDE_SHARE when set (tests force the int16 kernel with 2, the double one with -1).
+double fpi_max_wide_share() {
+  const char* e = std::getenv("HIFSIM_FPI_WIDE_SHARE");
+  return e && *e ? std::atof(e) : tile::kFpiMaxWideShare;
+}
+
+// The fp family on integers (gemm_kernels_fpi.hpp), operands packed: blocks the kernel cannot
+// prove are summed exactly in scalar code (gemm_fpi_exact.hpp: counted as slow blocks) or by the unit.
+uint64_t fpi_tiles(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, const GemmFormatRecord& rec,
+                   const FpPackParams& pp, const tile::VariantKernels& vk, const PackedFpiA& pa, const PackedFpiB& pb,
+                   float* C, PhaseClock& clk) {
+  const size_t K = A.padded_cols, nblk = K / static_cast<size_t>(pp.width);
+  const size_t mr = static_cast<size_t>(vk.fpi_mr), nr = static_cast<size_t>(vk.fpi_nr);
+  clk.packed();
+  clk.fp_integer = true;
+  // With a window W the products must span at most W - P binades (nothing dropped).
+  const int max_spread = pp.window > 0 ? pp.window - rec.pbits : 1 << 20;
+  std::atomic<uint64_t> unit_calls{0};
+  const FpiExact exact{&A, &B, &s, pp.width, rec.pbits, pp.window, pp.mx_scaled, &unit_calls};
+  clk.slow_lanes += for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(int16_t), nullptr, C, &clk.path, clk.slow_lanes,
+                                  [&](tile::Call c, size_t t, size_t p) {
+                                    c.width = pp.width;
+                                    c.max_spread = max_spread;
+                                    c.fixup = &fpi_exact_block;
+                                    c.fixup_ctx = &exact;
+                                    vk.fpi(c, pa.at(t * mr, K, nblk), pb.panel(p, nr, K, nblk));
+                                  });
+  return unit_calls.load();
+}
 
 uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, CpuVariant v, float* C,
                PhaseClock& clk) {
@@ -236,7 +270,18 @@ uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, 
   pp.pbits = rec.pbits;
   const AlignSpec align = effective_align(s);
   pp.window = rec.windowed ? align.width : 0;
-  if (pp.window > 0 && pp.window <= tile::max_double_window(pp.width)) {
+  const bool narrow = pp.window > 0 && pp.window <= tile::max_double_window(pp.width);
+  // The int16 kernel unless a sample of the operands says too many outputs would leave it
+  // (tile::kFpiMaxWideShare): then the double kernel below (the same bits, faster there).
+  if (!narrow && s.acc.kind == AccSpec::fp32 && vk.fpi && rec.integer_kernel &&
+      fpi_wide_share(A, pp) + fpi_wide_share(B, pp) <= fpi_max_wide_share()) {
+    const size_t mr = static_cast<size_t>(vk.fpi_mr), nr = static_cast<size_t>(vk.fpi_nr);
+    const PackedFpiA pa = pack_fpi_a(A, pp, mr, s.threads, &clk.path);
+    const PackedFpiB pb = pack_fpi_b(B, pp, nr, s.threads, &clk.path);
+    clk.wide_blocks = pa.wide_blocks + pb.wide_blocks;
+    return fpi_tiles(A, B, s, rec, pp, vk, pa, pb, C, clk);
+  }
+  if (narrow) {
     // Narrow window: the windowed sum itself, exactly (the check below would fail on most blocks).
     pp.exponents = true;
     const size_t mr = static_cast<size_t>(vk.fpw_mr), nr = static_cast<size_t>(vk.fpw_nr);
@@ -284,6 +329,8 @@ uint64_t gemm_tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec
     ri->tiles_seconds = std::chrono::duration<double>(end - clk.packed_at).count();
     ri->worker_cpu_seconds = clk.path.workers;
     ri->slow_scale_blocks = clk.slow_lanes.load();
+    ri->fpi_wide_blocks = clk.wide_blocks;
+    ri->fp_integer = clk.fp_integer;
   }
   return fixups;
 }

@@ -78,20 +78,24 @@ const UnitRow kUnits[] = {
 
 // Element codes of the fp family: significand bits of a product (element significands: E4M3 4,
 // E5M2 3, HiF8 4, BF16 8), and whether w <= 64 such products always sum exactly in a double
-// (E4M3: multiples of 2^-18 below 2^23).
+// (E4M3: multiples of 2^-18 below 2^23), and whether the int16 kernel runs them with the FP32
+// accumulator (8-bit elements; BF16 blocks spread too wide for int16 too often).
 struct ElementRow {
   Code code;
   int pbits;
   bool exact_double_sum;
+  bool integer_kernel;
 };
-const ElementRow kElements[] = {
-    {Code::e4m3, 8, true}, {Code::e5m2, 6, false}, {Code::hif8, kHif8ProductBits, false}, {Code::bf16, kBf16ProductBits, false}};
+const ElementRow kElements[] = {{Code::e4m3, 8, true, true},
+                                {Code::e5m2, 6, false, true},
+                                {Code::hif8, kHif8ProductBits, false, true},
+                                {Code::bf16, kBf16ProductBits, false, false}};
 
 GemmFormatRecord build(Format f) {
   const fmt::FormatTraits& t = fmt::format_traits(f);
   for (const UnitRow& u : kUnits) {
     if (u.unit != t.unit) continue;
-    GemmFormatRecord r{&t, u.family, u.windowed, 0, true, t.scale == Code::e8m0 && !t.unit_scales, u.fn};
+    GemmFormatRecord r{&t, u.family, u.windowed, 0, true, t.scale == Code::e8m0 && !t.unit_scales, false, u.fn};
     if (u.family == KernelFamily::fp) {
       const ElementRow* e = nullptr;
       for (const ElementRow& x : kElements)
@@ -99,6 +103,7 @@ GemmFormatRecord build(Format f) {
       if (!e) throw Error("gemm", fmt::format_info(f).name, "has no element row in the GEMM engine");
       r.pbits = e->pbits;
       r.exact_double_sum = e->exact_double_sum;
+      r.integer_kernel = e->integer_kernel;
     }
     return r;
   }

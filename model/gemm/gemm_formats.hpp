@@ -22,6 +22,8 @@ struct GemmFormatRecord {
   int pbits;              // fp family: product significand bits (the unit's P)
   bool exact_double_sum;  // fp family: the block's double sum is always exact (E4M3 elements)
   bool mx_scaled;         // fp family: one E8M0 scale per block (MXFP8; plain FP8 runs unit scales)
+  bool integer_kernel;    // fp family: the int16 kernel applies (8-bit elements; BF16's 8-bit
+                          // significands leave too little spread in int16: gemm_kernels_fpi.hpp)
   UnitDotFn unit;         // the unit, one block (the reference)
 };
 

@@ -1,6 +1,7 @@
 #include "gemm/gemm_pack.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -233,6 +234,8 @@ namespace {
 struct ElemInfo {
   double value = 0;   // exact (NaN, +-Inf kept)
   int16_t exp = 0;
+  int16_t lsb = 0;    // exponent of the lowest set bit (value = odd * 2^lsb), finite nonzero only
+  int32_t odd = 0;    // the signed odd significand of a finite nonzero element (0 otherwise)
   bool finite_nonzero = false;
   bool special = false;  // NaN or Inf
 };
@@ -261,6 +264,10 @@ ElemInfo elem_info(fmt::Code code, uint16_t c) {
     r.value = e.neg ? -v : v;
     r.exp = static_cast<int16_t>(e.exp);
     r.finite_nonzero = e.sig != 0;
+    if (e.sig) {
+      r.lsb = static_cast<int16_t>(e.exp + __builtin_ctz(e.sig));
+      r.odd = static_cast<int32_t>(e.sig >> __builtin_ctz(e.sig)) * (e.neg ? -1 : 1);
+    }
   }
   return r;
 }
@@ -288,6 +295,7 @@ struct Decoder {
       for (int i = 0; i < 256; ++i) table[i] = elem_info(code, static_cast<uint16_t>(i));
   }
   ElemInfo operator()(uint16_t c) const { return bf16 ? bf16[c] : table[c & 0xFF]; }
+  const ElemInfo& ref(uint16_t c) const { return bf16 ? bf16[c] : table[c & 0xFF]; }
 };
 
 double block_scale(const fmt::QTensor& t, const FpPackParams& pp, size_t row, size_t blk) {
@@ -446,6 +454,161 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, un
   };
   CpuRegion region(path);
   parallel_for(p.panels, threads, region.wrap(body));
+  return p;
+}
+
+// ---- fp family on integers ----
+
+namespace {
+
+// One block of w element codes as int16 q_k with value_k = q_k 2^e (tile::FpiA): q to
+// q[k * stride], the block's e, d and norm returned. No such form (a NaN/Inf element, a NaN
+// scale, |q| > kFpiMaxQ): norm +Inf, q zero.
+struct FpiMeta {
+  int32_t e = 0, d = 0;
+  float norm = 0;
+};
+FpiMeta pack_fpi_block(const fmt::QTensor& t, const Decoder& dec, const FpPackParams& pp, size_t row, size_t blk,
+                       int16_t* q, size_t stride) {
+  const uint16_t* c = t.codes.data() + row * t.padded_cols + blk * pp.width;
+  FpiMeta m;
+  int lo = INT16_MAX, hi = INT16_MIN;
+  bool special = false;
+  const ElemInfo* el[64];  // pointers: an array of ElemInfo would be zero-filled on every call
+  for (int k = 0; k < pp.width; ++k) {
+    const ElemInfo& e = *(el[k] = &dec.ref(c[k]));
+    special |= e.special;
+    if (e.finite_nonzero) {
+      lo = std::min<int>(lo, e.lsb);
+      hi = std::max<int>(hi, e.exp);
+    }
+  }
+  int scale_exp = 0;
+  if (pp.mx_scaled) {
+    const uint8_t x = t.scales[row * t.blocks_per_row() + blk];
+    special |= x == fmt::kE8M0NaN;
+    scale_exp = static_cast<int>(x) - 127;
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  if (special) m.norm = inf;
+  int64_t ss = 0;
+  for (int k = 0; k < pp.width; ++k) {
+    const ElemInfo& e = *el[k];
+    const int sh = e.lsb - lo;  // >= 0 for every finite nonzero element
+    const int32_t v = special || !e.finite_nonzero || sh > 15 ? (e.finite_nonzero && !special ? INT32_MAX : 0)
+                                                              : e.odd * (1 << sh);
+    if (v > tile::kFpiMaxQ || v < -tile::kFpiMaxQ) m.norm = inf;
+    else ss += static_cast<int64_t>(v) * v;  // < 64 * 2^30
+    q[k * stride] = static_cast<int16_t>(v);
+  }
+  if (m.norm == inf) {
+    for (int k = 0; k < pp.width; ++k) q[k * stride] = 0;
+    return m;
+  }
+  if (hi == INT16_MIN) return m;  // every element zero: S = 0, +0.0
+  m.e = lo + scale_exp;
+  m.d = hi - lo;
+  const double n = std::sqrt(static_cast<double>(ss));  // ss < 2^36: exact; the root correctly rounded
+  float f = static_cast<float>(n);
+  if (static_cast<double>(f) < n) f = std::nextafter(f, inf);
+  m.norm = f * (1.0f + 0x1p-20f);  // margin for the double sqrt's rounding
+  return m;
+}
+
+}  // namespace
+
+double fpi_wide_share(const fmt::QTensor& t, const FpPackParams& pp, size_t sample_rows) {
+  const size_t nblk = t.padded_cols / static_cast<size_t>(pp.width), n = std::min(t.rows, sample_rows);
+  if (!n || !nblk) return 0.0;
+  const Decoder dec(pp.element);
+  int16_t q[64];
+  size_t wide = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = i * t.rows / n;
+    for (size_t blk = 0; blk < nblk; ++blk) wide += std::isinf(pack_fpi_block(t, dec, pp, r, blk, q, 1).norm);
+  }
+  return static_cast<double>(wide) / static_cast<double>(n * nblk);
+}
+
+tile::FpiA PackedFpiA::at(size_t row, size_t K, size_t nblk) const {
+  return {q.data() + row * K, e.data() + row * nblk, d.data() + row * nblk, norm.data() + row * nblk};
+}
+
+tile::FpiB PackedFpiB::panel(size_t p, size_t nr, size_t K, size_t nblk) const {
+  return {q.data() + p * K * nr, e.data() + p * nblk * nr, d.data() + p * nblk * nr, norm.data() + p * nblk * nr};
+}
+
+PackedFpiA pack_fpi_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, unsigned threads, CpuPath* path) {
+  PackedFpiA p;
+  const size_t K = t.padded_cols, nblk = K / static_cast<size_t>(pp.width);
+  p.rows_padded = round_up(t.rows, mr);
+  p.q.resize(p.rows_padded * K);
+  p.e.resize(p.rows_padded * nblk);
+  p.d.resize(p.rows_padded * nblk);
+  p.norm.resize(p.rows_padded * nblk);
+  const Decoder dec(pp.element);
+  std::atomic<size_t> wide_total{0};
+  auto body = [&](size_t r0, size_t r1) {
+    size_t wide = 0;
+    for (size_t r = r0; r < r1; ++r) {
+      if (r >= t.rows) {  // padding rows of the last tile: zeros
+        std::fill_n(p.q.data() + r * K, K, int16_t{0});
+        std::fill_n(p.e.data() + r * nblk, nblk, 0);
+        std::fill_n(p.d.data() + r * nblk, nblk, 0);
+        std::fill_n(p.norm.data() + r * nblk, nblk, 0.0f);
+        continue;
+      }
+      for (size_t blk = 0; blk < nblk; ++blk) {
+        const FpiMeta m = pack_fpi_block(t, dec, pp, r, blk, p.q.data() + r * K + blk * pp.width, 1);
+        p.e[r * nblk + blk] = m.e;
+        p.d[r * nblk + blk] = m.d;
+        p.norm[r * nblk + blk] = m.norm;
+        wide += std::isinf(m.norm);
+      }
+    }
+    wide_total += wide;
+  };
+  CpuRegion region(path);
+  parallel_for(p.rows_padded, threads, region.wrap(body), 8);
+  p.wide_blocks = wide_total.load();
+  return p;
+}
+
+PackedFpiB pack_fpi_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, unsigned threads, CpuPath* path) {
+  PackedFpiB p;
+  const size_t K = t.padded_cols, w = static_cast<size_t>(pp.width), nblk = K / w;
+  p.panels = round_up(t.rows, nr) / nr;
+  p.q.resize(p.panels * nr * K);
+  p.e.resize(p.panels * nblk * nr);
+  p.d.resize(p.panels * nblk * nr);
+  p.norm.resize(p.panels * nblk * nr);
+  const Decoder dec(pp.element);
+  std::atomic<size_t> wide_total{0};
+  auto body = [&](size_t p0, size_t p1) {
+    size_t wide = 0;
+    std::vector<int16_t> row(K);
+    for (size_t pi = p0; pi < p1; ++pi)
+      for (size_t j = 0; j < nr; ++j) {
+        const size_t n = pi * nr + j;
+        for (size_t blk = 0; blk < nblk; ++blk) {
+          FpiMeta m;  // padding columns: zeros
+          if (n < t.rows) m = pack_fpi_block(t, dec, pp, n, blk, row.data() + blk * w, 1);
+          else std::fill_n(row.data() + blk * w, w, int16_t{0});
+          const size_t i = (pi * nblk + blk) * nr + j;
+          p.e[i] = m.e;
+          p.d[i] = m.d;
+          p.norm[i] = m.norm;
+          wide += std::isinf(m.norm);
+        }
+        // Pairs of consecutive k of this column go to [k / 2][j][2].
+        int16_t* dst = p.q.data() + pi * K * nr + j * 2;
+        for (size_t kp = 0; kp < K / 2; ++kp) std::memcpy(dst + kp * nr * 2, row.data() + 2 * kp, 4);
+      }
+    wide_total += wide;
+  };
+  CpuRegion region(path);
+  parallel_for(p.panels, threads, region.wrap(body));
+  p.wide_blocks = wide_total.load();
   return p;
 }
 

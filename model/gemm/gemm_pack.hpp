@@ -69,4 +69,30 @@ PackedFpA pack_fp_a(const fmt::QTensor& t, const FpPackParams& p, size_t mr, uns
 PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& p, size_t nr, unsigned threads,
                     CpuPath* path = nullptr);
 
+// The fp family on integers (tile::FpiA / FpiB, gemm_kernels_fpi.hpp): int16 elements over one
+// power of two per block, the block's exponent, spread and norm.
+struct PackedFpiA {
+  size_t rows_padded = 0;
+  size_t wide_blocks = 0;  // blocks without an int16 form (norm +Inf)
+  Buffer<int16_t> q;
+  Buffer<int32_t> e, d;
+  Buffer<float> norm;
+  tile::FpiA at(size_t row, size_t K, size_t nblk) const;
+};
+struct PackedFpiB {
+  size_t panels = 0;
+  size_t wide_blocks = 0;  // blocks without an int16 form (norm +Inf)
+  Buffer<int16_t> q;
+  Buffer<int32_t> e, d;
+  Buffer<float> norm;
+  tile::FpiB panel(size_t p, size_t nr, size_t K, size_t nblk) const;
+};
+// The share of an operand's blocks without an int16 form, estimated from up to `sample_rows` rows
+// spread over it (tile::kFpiMaxWideShare decides between the kernels before anything is packed).
+double fpi_wide_share(const fmt::QTensor& t, const FpPackParams& p, size_t sample_rows = 64);
+PackedFpiA pack_fpi_a(const fmt::QTensor& t, const FpPackParams& p, size_t mr, unsigned threads,
+                      CpuPath* path = nullptr);
+PackedFpiB pack_fpi_b(const fmt::QTensor& t, const FpPackParams& p, size_t nr, unsigned threads,
+                      CpuPath* path = nullptr);
+
 }  // namespace hifsim::dp

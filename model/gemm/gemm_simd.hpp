@@ -46,6 +46,15 @@ struct Isa {
   }
   // Lanes that are not zero, as a bit mask.
   static HIFSIM_INLINE unsigned nonzero(VI x) { return _mm512_test_epi32_mask(x, x); }
+  // The fp integer kernel's operations (gemm_kernels_fpi.hpp; not instantiated for this variant yet).
+  static HIFSIM_INLINE VI zero_i() { return _mm512_setzero_si512(); }
+  static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm512_add_epi32(acc, _mm512_madd_epi16(b, a)); }
+  static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) { return _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi)); }
+  static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
+    return _mm512_cmpge_epi32_mask(x, _mm512_set1_epi32(lo)) & _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi));
+  }
+  static HIFSIM_INLINE unsigned le_f(VF x, float lim) { return _mm512_cmp_ps_mask(x, _mm512_set1_ps(lim), _CMP_LE_OQ); }
+  static HIFSIM_INLINE VF pow2_f(VI e) { return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(127)), 23)); }
   // ---- float ----
   static HIFSIM_INLINE VF zero_f() { return _mm512_setzero_ps(); }
   static HIFSIM_INLINE VF set1_f(float x) { return _mm512_set1_ps(x); }
@@ -147,6 +156,18 @@ struct Isa {
     return r;
   }
   static HIFSIM_INLINE VI widen_add(VI acc, VI p16) { return _mm256_add_epi32(acc, _mm256_madd_epi16(p16, _mm256_set1_epi16(1))); }
+  // acc + per int32 lane the two int16 products of b and a (vpmaddwd). Wrapping, like vpaddd:
+  // the sum is exact modulo 2^32 (the fp integer kernel proves it is below 2^31).
+  static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm256_add_epi32(acc, _mm256_madd_epi16(b, a)); }
+  // Lanes with x <= hi, as a bit mask.
+  static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) {
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(hi + 1), x))));
+  }
+  // Lanes with lo <= x <= hi, as a bit mask.
+  static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
+    const __m256i in = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(lo), x), _mm256_cmpgt_epi32(_mm256_set1_epi32(hi + 1), x));
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in)));
+  }
   static HIFSIM_INLINE unsigned abs_gt(VI x, int32_t limit) {
     const __m256i gt = _mm256_cmpgt_epi32(_mm256_abs_epi32(x), _mm256_set1_epi32(limit));
     return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(gt)));
@@ -163,6 +184,12 @@ struct Isa {
   static HIFSIM_INLINE VF mul_f(VF a, VF b) { return _mm256_mul_ps(a, b); }
   static HIFSIM_INLINE VF add_f(VF a, VF b) { return _mm256_add_ps(a, b); }
   static HIFSIM_INLINE VF fma_exact_f(VF a, VF b, VF c) { return _mm256_fmadd_ps(a, b, c); }
+  // Lanes with x <= lim (NaN: no), as a bit mask.
+  static HIFSIM_INLINE unsigned le_f(VF x, float lim) {
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(lim), _CMP_LE_OQ)));
+  }
+  // 2^e for e in [-126, 127] (the exponent field).
+  static HIFSIM_INLINE VF pow2_f(VI e) { return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(e, _mm256_set1_epi32(127)), 23)); }
   static HIFSIM_INLINE unsigned outside_f(VF x, float lo, float hi) {
     const __m256 in = _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(lo), _CMP_GE_OQ), _mm256_cmp_ps(x, _mm256_set1_ps(hi), _CMP_LE_OQ));
     return ~static_cast<unsigned>(_mm256_movemask_ps(in)) & 0xFFu;
@@ -261,6 +288,43 @@ struct Isa {
     return a;
   }
   static HIFSIM_INLINE void store_i(int32_t* p, VI x) { std::memcpy(p, x.v, sizeof x.v); }
+  static HIFSIM_INLINE VI zero_i() { return set1_i(0); }
+  static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) {
+    for (int l = 0; l < L; ++l) {
+      int16_t x[2], y[2];
+      std::memcpy(x, &b.v[l], 4);
+      std::memcpy(y, &a.v[l], 4);
+      const uint32_t s = static_cast<uint32_t>(acc.v[l]) + static_cast<uint32_t>(x[0] * y[0]) + static_cast<uint32_t>(x[1] * y[1]);
+      acc.v[l] = static_cast<int32_t>(s);  // wraps like vpaddd
+    }
+    return acc;
+  }
+  static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) {
+    unsigned m = 0;
+    for (int l = 0; l < L; ++l)
+      if (x.v[l] <= hi) m |= 1u << l;
+    return m;
+  }
+  static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
+    unsigned m = 0;
+    for (int l = 0; l < L; ++l)
+      if (x.v[l] >= lo && x.v[l] <= hi) m |= 1u << l;
+    return m;
+  }
+  static HIFSIM_INLINE unsigned le_f(VF x, float lim) {
+    unsigned m = 0;
+    for (int l = 0; l < L; ++l)
+      if (x.v[l] <= lim) m |= 1u << l;
+    return m;
+  }
+  static HIFSIM_INLINE VF pow2_f(VI e) {
+    VF r;
+    for (int l = 0; l < L; ++l) {
+      const uint32_t bits = static_cast<uint32_t>(e.v[l] + 127) << 23;
+      std::memcpy(&r.v[l], &bits, 4);
+    }
+    return r;
+  }
   static HIFSIM_INLINE unsigned outside_f(VF x, float lo, float hi) {
     unsigned m = 0;
     for (int l = 0; l < L; ++l)

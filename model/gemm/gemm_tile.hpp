@@ -76,6 +76,34 @@ struct FpB {
   const uint8_t* special = nullptr; // [nblk][NR]
 };
 
+// The fp family on integers (gemm_kernels_fpi.hpp; FP32 accumulator): per operand block the
+// elements as int16 over one power of two, value_k = q_k * 2^e (e = the lowest set bit of the
+// block's nonzero elements plus the MX scale exponent), with the block's L2 norm of q (rounded
+// up) and its exponent spread d (largest unit exponent - e without the scale: the alignment
+// window's test). Blocks without that form (a NaN/Inf element, a NaN scale, |q| > 32767) have
+// norm +Inf: every output they touch goes to the unit.
+struct FpiA {
+  const int16_t* q = nullptr;      // [rows][K]
+  const int32_t* e = nullptr;      // [rows][nblk]
+  const int32_t* d = nullptr;      // [rows][nblk]
+  const float* norm = nullptr;     // [rows][nblk]
+};
+struct FpiB {
+  const int16_t* q = nullptr;      // [K / 2][NR][2]: pairs of consecutive k per column
+  const int32_t* e = nullptr;      // [nblk][NR]
+  const int32_t* d = nullptr;      // [nblk][NR]
+  const float* norm = nullptr;     // [nblk][NR]
+};
+// |sum_k qA_k qB_k| <= |qA|_2 |qB|_2 (Cauchy-Schwarz); with the float product of the norms at
+// most this (2^31 - 2^8: its rounding error is below 2^-24 relative), the true product is below
+// 2^31, so the block's integer sum is exact in int32 (intermediate wrap-around cancels).
+constexpr float kFpiNormLimit = 0x1.fffffcp30f;
+constexpr int kFpiMaxQ = 32767;  // int16 elements
+// Operand blocks without an int16 form send their outputs to scalar code (about 100x the cost
+// of a block in the kernel, gemm_fpi_exact.hpp): above this share of A's plus B's blocks the
+// GEMM takes the double kernel instead (gemm_driver.cpp).
+constexpr double kFpiMaxWideShare = 1.0 / 1024;
+
 enum EmitStatus : uint8_t { kRecompute = 0, kRounds = 1, kExact = 2 };
 
 // Exact fallback: the unit's FP32 result for block `blk` of output (m, n).
@@ -108,6 +136,7 @@ struct Call {
   const void* fixup_ctx = nullptr;
   uint64_t* fixups = nullptr;  // fused mode: blocks recomputed by `fixup` (counter)
   uint64_t* slow_lanes = nullptr;  // e2m1 fused mode: blocks summed in double (counter, may be null)
+  int max_spread = 0;         // fpi kernels: largest dA + dB whose products the window keeps whole
 };
 
 using Int8Kernel = void (*)(const Call&, const Int8A&, const Int8B&);
@@ -116,6 +145,7 @@ using Hif4RowFn = void (*)(const uint16_t* codes, const uint8_t* l2, const uint1
                            int8_t* out);
 using E2m1RowFn = void (*)(const uint16_t* codes, size_t K, int bias, int8_t* out);
 using FpKernel = void (*)(const Call&, const FpA&, const FpB&);
+using FpiKernel = void (*)(const Call&, const FpiA&, const FpiB&);
 
 // The kernels of one CPU variant and the tile shapes they were built for.
 struct VariantKernels {
@@ -127,6 +157,8 @@ struct VariantKernels {
   Int8Kernel hif4, nvfp4, mxfp4;
   FpKernel fp_checked, fp_exact;  // fp_exact: the double sum is always exact (E4M3 elements)
   FpKernel fp_window_trunc, fp_window_sticky;  // W <= kMaxDoubleWindow: the windowed sum itself
+  int fpi_mr, fpi_nr;        // fp family on integers (FP32 accumulator)
+  FpiKernel fpi;             // nullptr: this variant keeps the double kernel
   Hif4RowFn hif4_row;
   E2m1RowFn e2m1_row;
 };

@@ -8,8 +8,8 @@
 namespace hifsim::dp::tile {
 
 const VariantKernels& kernels_portable() {
-  // HiF4 4x1, E2M1 2x1, fp 4x2, fp narrow window 4x1
-  static const VariantKernels k = variant_kernels<4, 1, 2, 1, 4, 2, 4, 1>("portable");
+  // HiF4 4x1, E2M1 2x1, fp 4x2, fp narrow window 4x1, fp on integers 4x1
+  static const VariantKernels k = variant_kernels<4, 1, 2, 1, 4, 2, 4, 1, 4, 1>("portable");
   return k;
 }
 

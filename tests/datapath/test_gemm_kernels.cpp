@@ -68,6 +68,23 @@ GemmSpec spec_of(const Config& c) {
   return s;
 }
 
+// Sets an environment variable ("" unsets it) for one scope, restoring the old value.
+struct ScopedEnv {
+  std::string name, old;
+  bool had;
+  ScopedEnv(const char* n, const char* v) : name(n) {
+    const char* o = std::getenv(n);
+    had = o != nullptr;
+    if (had) old = o;
+    if (*v) setenv(n, v, 1);
+    else unsetenv(n);
+  }
+  ~ScopedEnv() {
+    if (had) setenv(name.c_str(), old.c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+};
+
 const char* const kAccs[] = {"fp32", "fp32-m10-rz", "fp32-m13-rne", "kulisch"};
 
 std::vector<CpuVariant> variants_under_test() {
@@ -350,7 +367,14 @@ size_t check_config(const Config& c, size_t target_blocks) {
       }
       const std::vector<uint32_t> want_bits = bits(want);
       const bool all_threads = std::string(acc_name) == "fp32" || std::string(acc_name) == "fp32-m10-rz";
-      for (CpuVariant v : variants) {
+      // The fp family with the FP32 accumulator runs twice: the kernel the engine chooses, and the
+      // int16 kernel forced (HIFSIM_FPI_WIDE_SHARE=2, above any share: every generator, its fallbacks included).
+      const bool fpi = std::string(acc_name) == "fp32" && fmt::format_traits(c.f).element != fmt::Code::s1p2 &&
+                       fmt::format_traits(c.f).element != fmt::Code::e2m1;
+      for (CpuVariant v : variants)
+        for (const char* forced : {"", "2"}) {
+        if (*forced && !fpi) continue;
+        ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", forced);
         for (unsigned threads : {1u, 2u, 3u}) {
           if (threads > 1 && !all_threads) continue;
           s.kernel = kernel_of(v);
@@ -361,7 +385,8 @@ size_t check_config(const Config& c, size_t target_blocks) {
           for (size_t i = 0; i < got.size(); ++i)
             if (got[i] != want_bits[i] && bad++ == 0) first = i;
           EXPECT_EQ(bad, 0u) << name(c) << ", " << gen_name(sh.g) << " operands " << sh.M << "x" << sh.N << "x"
-                             << nblk * w << ", acc " << acc_name << ", kernel " << info.kernel << ", " << threads
+                             << nblk * w << ", acc " << acc_name << ", kernel " << info.kernel
+                             << (info.fp_integer ? " (int16)" : "") << ", " << threads
                              << " threads: " << bad << " outputs differ; first at m=" << first / sh.N
                              << " n=" << first % sh.N << ": got 0x" << std::hex << got[first] << ", reference 0x"
                              << want_bits[first] << std::dec << "; " << test::seed_note();
@@ -544,4 +569,111 @@ TEST(GemmKernels, E2m1IntegerScalesAtTheirLimits) {
         }
     }
   }
+}
+
+// The int16 kernel of the fp family (gemm_kernels_fpi.hpp) at its limits, FP8-E4M3 and MXFP8-E4M3,
+// one 32-block, A = B, forced on (HIFSIM_FPI_WIDE_SHARE=2), every variant against the unit:
+//   int16 form  q = 240 / 2^-7 = 30720 fits; 256 / 2^-7 = 32768 does not (the scalar path):
+//               an int16 limit one bit wider wraps 32768 to -32768 and fails here
+//   int32 sum   n elements 24 = 12288 * 2^-9 and one 2^-9: S = n 12288^2 + 1 = |A| |B|, n = 14
+//               below 2^31 (must stay in the kernel: no slow block), n = 15 above (int64); a norm
+//               limit of 2^32 wraps n = 15, one of 2^30 sends n = 14 to the slow path: both fail
+//   scale       MXFP8 1 x 1 under scales 2^(eA + eB) = 2^-126 (normal: the kernel) and 2^-127
+//               (subnormal: the scalar path); a lower bound of -127 builds 2^-127 as 0 and fails
+TEST(GemmKernels, FpIntegerKernelAtItsLimits) {
+  auto code_of = [](double v) {
+    for (uint16_t c = 0; c < 0x7F; ++c) {
+      const Elem e = decode_e4m3(static_cast<uint8_t>(c));
+      if (e.kind == Elem::num && std::ldexp(static_cast<double>(e.sig), e.exp) == v) return c;
+    }
+    ADD_FAILURE() << v << " is no E4M3 value";
+    return uint16_t{0};
+  };
+  struct Case {
+    const char* what;
+    Format f;
+    std::vector<std::pair<double, int>> elems;  // value, count
+    int scale_a, scale_b;                      // E8M0 codes (MXFP8)
+    bool slow;                                 // expected off the kernel (GemmRunInfo::slow_scale_blocks)
+  };
+  const Case cases[] = {
+      {"q 30720", Format::fp8_e4m3, {{240.0, 1}, {0x1p-7, 1}}, 127, 127, false},
+      {"q 32768", Format::fp8_e4m3, {{256.0, 1}, {0x1p-7, 1}}, 127, 127, true},
+      {"S below 2^31", Format::fp8_e4m3, {{24.0, 14}, {0x1p-9, 1}}, 127, 127, false},
+      {"S above 2^31", Format::fp8_e4m3, {{24.0, 15}, {0x1p-9, 1}}, 127, 127, true},
+      {"2^-126", Format::mxfp8_e4m3, {{1.0, 1}}, 64, 64, false},
+      {"2^-127", Format::mxfp8_e4m3, {{1.0, 1}}, 63, 64, true},
+  };
+  ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");
+  for (const Case& c : cases) {
+    fmt::QTensor a = blank(c.f, 1, 32);
+    size_t k = 0;
+    for (const auto& [v, n] : c.elems)
+      for (int i = 0; i < n; ++i) a.codes[k++] = code_of(v);
+    fmt::QTensor b = a;
+    if (c.f == Format::mxfp8_e4m3) {
+      a.scales = {static_cast<uint8_t>(c.scale_a)};
+      b.scales = {static_cast<uint8_t>(c.scale_b)};
+    }
+    GemmSpec s;
+    s.format = c.f;
+    const uint32_t want = fmt::f32_bits(unit_dot(a, 0, b, 0, 0, s).value);
+    for (CpuVariant v : variants_under_test()) {
+      s.kernel = kernel_of(v);
+      GemmRunInfo info;
+      const uint32_t got = fmt::f32_bits(gemm_quantized(a, b, s, &info)[0]);
+      EXPECT_EQ(got, want) << c.what << " " << variant_name(v) << ": got 0x" << std::hex << got << ", unit 0x" << want;
+      if (v == CpuVariant::portable || v == CpuVariant::avx2) {  // the variants with the int16 kernel
+        EXPECT_TRUE(info.fp_integer) << c.what << " " << variant_name(v);
+        EXPECT_EQ(info.slow_scale_blocks, c.slow ? 1u : 0u) << c.what << " " << variant_name(v);
+      }
+    }
+  }
+}
+
+// The scalar exact path (gemm_fpi_exact.cpp) against an alignment window that drops one bit:
+// HiF8 N=64 W=47 trunc (the first window the int16 kernel takes), A = (2^s, 2^(s-12), 2^(s-20)),
+// B = (2^s, 2^(s-12), 2^y): the sum is 2^2s (1 + 2^-24 + a small third product), just above a
+// tie, and y puts the small product's bit exactly one below the unit's window (A's spread of 20
+// binades has no int16 form: the scalar path). The unit truncates it and rounds the tie to even;
+// the exact sum rounds up. A window test one bit too lenient keeps the bit and fails here.
+TEST(GemmKernels, FpScalarPathRespectsTheWindow) {
+  auto code_of = [](int x) -> int {
+    for (int c = 0; c < 0x80; ++c) {
+      const Elem e = decode_hif8(static_cast<uint8_t>(c));
+      if (e.kind == Elem::num && e.sig && std::ldexp(static_cast<double>(e.sig), e.exp) == std::ldexp(1.0, x)) return c;
+    }
+    return -1;
+  };
+  const int W = 47;
+  bool found = false;
+  for (int s = -4; s <= 8 && !found; ++s) {
+    const int c0 = code_of(s), c1 = code_of(s - 12), c2 = code_of(s - 20);
+    if (c0 < 0 || c1 < 0 || c2 < 0) continue;
+    const Elem e0 = decode_hif8(static_cast<uint8_t>(c0));
+    const int L = 2 * e0.exp + kHif8ProductBits - W;  // the window's LSB weight
+    const int y = L - 1 - (s - 20);
+    const int cy = code_of(y);
+    if (cy < 0) continue;
+    found = true;
+    fmt::QTensor a = blank(Format::hif8, 1, 64), b = blank(Format::hif8, 1, 64);
+    a.codes[0] = b.codes[0] = static_cast<uint16_t>(c0);
+    a.codes[1] = b.codes[1] = static_cast<uint16_t>(c1);
+    a.codes[2] = static_cast<uint16_t>(c2);
+    b.codes[2] = static_cast<uint16_t>(cy);
+    GemmSpec spec;
+    spec.format = Format::hif8;
+    spec.align = {W, AlignPolicy::trunc};
+    spec.align_set = true;
+    const float unit = unit_dot(a, 0, b, 0, 0, spec).value;
+    const double exact = std::ldexp(1.0, 2 * s) * (1 + 0x1p-24) + std::ldexp(1.0, s - 20 + y);
+    ASSERT_NE(fmt::f32_bits(unit), fmt::f32_bits(static_cast<float>(exact))) << "s=" << s << ": the vector no longer separates";
+    ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");
+    for (CpuVariant v : variants_under_test()) {
+      spec.kernel = kernel_of(v);
+      GemmRunInfo info;
+      EXPECT_EQ(fmt::f32_bits(gemm_quantized(a, b, spec, &info)[0]), fmt::f32_bits(unit)) << "s=" << s << " " << variant_name(v);
+    }
+  }
+  EXPECT_TRUE(found) << "no HiF8 vector found";
 }

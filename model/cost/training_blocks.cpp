@@ -1,0 +1,115 @@
+#include "cost/training_blocks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cost/cost.hpp"
+#include "cost/inventory.hpp"
+#include "datapath/hw.hpp"
+#include "datapath/unit_catalog.hpp"
+#include "util/text.hpp"
+
+namespace hifsim::cost {
+namespace {
+
+bool catalog_has(const std::string& name) {
+  const auto& c = dp::hw::unit_catalog();
+  return std::any_of(c.begin(), c.end(), [&](const dp::hw::CatalogUnit& u) { return u.name == name; });
+}
+
+// Elements one operation of the catalog unit handles (its energy.csv figure is per operation).
+double elements_per_op(TrainingBlock b, const BlockParams& p) {
+  switch (b) {
+    case TrainingBlock::quantize_rn: case TrainingBlock::quantize_sr: return p.lanes;
+    case TrainingBlock::hadamard: return p.rht;
+    case TrainingBlock::transpose_buffer: return static_cast<double>(p.transpose_tile);
+  }
+  return 1;
+}
+
+double quantizer_proxy_pj_per_element(const CostTables& t, const BlockParams& p) {
+  return ops_energy_pj(t, quantizer_inventory(p.format, p.lanes), nullptr) / p.lanes;
+}
+
+// The proxy estimates: what the block must at least do per element, at the tables' coefficients.
+BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, BlockEnergy e) {
+  const double un = t.energy.at("unmeasured_activity");
+  const std::string node = t.node + " proxy estimate (no " + e.catalog_unit + " in the unit catalog): ";
+  switch (b) {
+    case TrainingBlock::quantize_rn:
+      e.pj_per_element = quantizer_proxy_pj_per_element(t, p);
+      e.source = node + "the " + std::string(fmt::format_info(p.format).name) +
+                 " quantizer inventory of docs/cost.md at unmeasured_activity, per element";
+      break;
+    case TrainingBlock::quantize_sr: {
+      // The round-to-nearest quantizer plus, per element, an sr_bits-wide add of the random bits
+      // below the kept mantissa and sr_bits bits of random state (one flip-flop per bit, toggling
+      // at unmeasured_activity).
+      const double add = t.energy.at("e_add") * 1e-3 * component_ge(t.coeffs, Cls::add, static_cast<int>(p.sr_bits)) * un;
+      const double rng = p.sr_bits * (t.energy.at("e_ff_toggle") * un + t.energy.at("e_ff_clock")) * 1e-3;
+      e.pj_per_element = quantizer_proxy_pj_per_element(t, p) + add + rng;
+      e.source = node + "round-to-nearest quantizer + an sr_bits adder + sr_bits random-state flip-flops per element";
+      break;
+    }
+    case TrainingBlock::hadamard:
+      // log2(N) FP32 additions per element (the butterfly of formats/hadamard.hpp) and one FP32
+      // multiply by c_N, at the tables' per-operation FP32 energies.
+      e.pj_per_element = std::log2(static_cast<double>(p.rht)) * t.energy.at("fp32_add_pj") + t.energy.at("fp32_mul_pj");
+      e.source = node + "log2(N) FP32 adds + 1 FP32 multiply per element (fp32_add_pj, fp32_mul_pj)";
+      break;
+    case TrainingBlock::transpose_buffer: {
+      // Every element written into and read out of a T x T x in_bytes SRAM (double-buffered).
+      const uint64_t bytes = std::max<uint64_t>(1, 2 * p.transpose_tile * p.transpose_tile * p.in_bytes);
+      const SramRow row = t.sram.at(bytes, "transpose_buffer");
+      e.pj_per_element = static_cast<double>(p.in_bytes) * (row.read_pj_per_byte + row.write_pj_per_byte);
+      e.source = node + "one write and one read per byte of a " + std::to_string(bytes) + "-byte SRAM (" + t.sram.file + ")";
+      break;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+const char* training_block_name(TrainingBlock b) {
+  switch (b) {
+    case TrainingBlock::quantize_rn: return "quantize_rn";
+    case TrainingBlock::quantize_sr: return "quantize_sr";
+    case TrainingBlock::hadamard: return "hadamard";
+    case TrainingBlock::transpose_buffer: return "transpose_buffer";
+  }
+  return "?";
+}
+
+std::string training_block_unit(TrainingBlock b, fmt::Format f) {
+  switch (b) {
+    case TrainingBlock::quantize_rn: return std::string(fmt::format_info(f).name) + "_quantizer";
+    case TrainingBlock::quantize_sr: return "sr_quantizer";
+    case TrainingBlock::hadamard: return "hadamard16";
+    case TrainingBlock::transpose_buffer: return "transpose_buffer";
+  }
+  return "";
+}
+
+BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const BlockParams& p) {
+  BlockEnergy e;
+  e.block = b;
+  e.catalog_unit = training_block_unit(b, p.format);
+  e.in_catalog = catalog_has(e.catalog_unit);
+  if (!e.in_catalog) return proxy(t, b, p, e);
+  const dp::hw::UnitDesc d = dp::hw::unit_by_name(e.catalog_unit);
+  const double per_op = elements_per_op(b, p);
+  e.proxy = false;
+  if (const NodeUnitRow* r = t.units.find(d); r && r->gate_pj >= 0) {
+    e.pj_per_element = r->gate_pj / per_op;
+    e.source = "catalog " + e.catalog_unit + " " + r->parameters + ": " + t.node + " gate-level energy per operation (" +
+               t.units.energy_file + ", trace " + r->energy_trace + ") / " + fmt_g(per_op, 4) + " elements";
+    return e;
+  }
+  e.pj_per_element = ops_energy_pj(t, dp::hw::inventory(d), nullptr) / per_op;
+  e.source = "catalog " + e.catalog_unit + ": its hardware description at the " + t.node +
+             " coefficients, unmeasured_activity, / " + fmt_g(per_op, 4) + " elements";
+  return e;
+}
+
+}  // namespace hifsim::cost

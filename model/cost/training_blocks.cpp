@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "cost/cost.hpp"
 #include "cost/inventory.hpp"
@@ -15,6 +16,20 @@ namespace {
 bool catalog_has(const std::string& name) {
   const auto& c = dp::hw::unit_catalog();
   return std::any_of(c.begin(), c.end(), [&](const dp::hw::CatalogUnit& u) { return u.name == name; });
+}
+
+// The node's synthesised row of the unit at its catalog defaults (every RTL parameter the row does
+// not name at its default, and the ones it names equal to it), if any.
+const NodeUnitRow* row_at_defaults(const NodeUnits& units, const std::string& name) {
+  std::map<std::string, int> dflt;
+  for (const dp::hw::RtlParam& p : dp::hw::rtl_defaults(name)) dflt[p.name] = p.value;
+  for (const NodeUnitRow& r : units.rows) {
+    if (r.module != name) continue;
+    std::map<std::string, int> have = dflt;
+    for (const auto& [k, v] : r.params) have[k] = v;
+    if (have == dflt) return &r;
+  }
+  return nullptr;
 }
 
 // Elements one operation of the catalog unit handles (its energy.csv figure is per operation).
@@ -100,7 +115,7 @@ BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const Bl
   const dp::hw::UnitDesc d = dp::hw::unit_by_name(e.catalog_unit);
   const double per_op = elements_per_op(b, p);
   e.proxy = false;
-  if (const NodeUnitRow* r = t.units.find(d); r && r->gate_pj >= 0) {
+  if (const NodeUnitRow* r = row_at_defaults(t.units, e.catalog_unit); r && r->gate_pj >= 0) {
     e.pj_per_element = r->gate_pj / per_op;
     e.source = "catalog " + e.catalog_unit + " " + r->parameters + ": " + t.node + " gate-level energy per operation (" +
                t.units.energy_file + ", trace " + r->energy_trace + ") / " + fmt_g(per_op, 4) + " elements";

@@ -6,7 +6,9 @@
 
 #include "config/unit_config.hpp"
 #include "eval/training_step.hpp"
+#include "eval/workload.hpp"
 #include "perf/operand_pass.hpp"
+#include "perf/tiling.hpp"
 
 using namespace hifsim;
 
@@ -120,6 +122,44 @@ TEST(TrainingStep, KindsAddUpToTheStep) {
   }
 }
 
+// Without a recipe every op runs in the unit's format: the GEMM kinds are `hifsim run`'s timing of
+// the trace (eval::timing_jobs on the plain core), the pass kinds the sum of each op's two operand
+// passes (transposed as the trace says), and the step their sum -- computed here independently of
+// the step's grouping and accounting.
+TEST(TrainingStep, NoRecipeStepIsItsGemmsAndPasses) {
+  const eval::TrainingStep s = step("configs/units/hif4-32x32.yaml", "");
+  expect_sums(s);
+  eval::Workload w;
+  w.trace = io::read_trace(src("traces/stories260k-train"));
+  const cfg::UnitConfig u = cfg::load_unit_config(src("configs/units/hif4-32x32.yaml"));
+  std::vector<perf::RunReport> reps;
+  for (const auto& jr : perf::run_plain(u, eval::timing_jobs(w))) reps.push_back(jr.report);
+  const uint64_t gemms = perf::totals(reps).cycles.total;
+  perf::PassBlocks b;
+  b.bytes_per_cycle = u.mem_bytes_per_cycle;
+  b.mem_latency = u.mem_latency;
+  b.quant_elems_per_cycle = 64;
+  b.quant_latency = u.quant_latency;
+  b.transpose_tile = u.transpose_tile;
+  uint64_t passes = 0;
+  for (const io::TraceOp& op : w.trace->ops)
+    for (int side = 0; side < 2; ++side) {
+      perf::OperandPass p;
+      p.rows = side ? op.N : op.M;
+      p.k = op.K;
+      p.out_bytes = p.rows * u.row_bytes(perf::ceil_div(op.K, 64) * 64);
+      p.transposed = side ? op.b->transposed : op.a->transposed;
+      passes += perf::time_operand_pass(b, p).cycles.total * op.batch * op.repeat;
+    }
+  uint64_t step_gemms = 0, step_passes = 0;
+  for (const auto& k : s.kinds)
+    (k.kind == "quantize" || k.kind == "rht" || k.kind == "transpose" ? step_passes : step_gemms) += k.cycles.total;
+  EXPECT_EQ(step_gemms, gemms);
+  EXPECT_EQ(step_passes, passes);
+  EXPECT_EQ(s.total.cycles.total, gemms + passes);
+  EXPECT_EQ(s.formats.size(), 1u);
+}
+
 TEST(TrainingStep, RecipePassesCounted) {
   // stories260K: 5 layers x 7 projections x (fprop, dgrad, wgrad) + 5 x 6 attention GEMMs x 8 heads.
   const eval::TrainingStep n = step("configs/units/nvfp4-32x32.yaml", "nvfp4");
@@ -136,4 +176,35 @@ TEST(TrainingStep, RecipePassesCounted) {
   // The recipe without RHT has none; formats: nvfp4 and bf16 (kept layers) and fp32 attention on bf16.
   EXPECT_EQ(count(step("configs/units/hif4-32x32.yaml", "hif4"), "rht"), 0u);
   EXPECT_EQ(n.formats.size(), 3u);
+}
+
+TEST(TrainingBlocks, LookupByCatalogName) {
+  // hif4_quantizer is a catalog unit synthesised at sky130: its gate-level energy per 64-element
+  // operation (configs/cost/sky130/energy.csv, the catalog default STAGES=3 row: unit_pj 281.651).
+  const cost::CostTables sky = cost::load_tables(src("configs/cost"), "sky130");
+  cost::BlockParams p;
+  p.format = fmt::Format::hif4;
+  const cost::BlockEnergy q = cost::training_block_energy(sky, cost::TrainingBlock::quantize_rn, p);
+  EXPECT_TRUE(q.in_catalog);
+  EXPECT_FALSE(q.proxy);
+  EXPECT_NEAR(q.pj_per_element, 281.651 / 64, 1e-9);
+  EXPECT_NE(q.source.find("gate-level"), std::string::npos) << q.source;
+  // At 45 nm (no synthesised units) the same catalog unit gives its description's energy, no proxy.
+  const cost::CostTables t45 = cost::load_tables(src("configs/cost"));
+  const cost::BlockEnergy d = cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p);
+  EXPECT_FALSE(d.proxy);
+  EXPECT_NE(d.source.find("hardware description"), std::string::npos) << d.source;
+  // A block with no hardware in the catalog is a labelled proxy.
+  p.format = fmt::Format::nvfp4;
+  for (auto b : {cost::TrainingBlock::quantize_rn, cost::TrainingBlock::quantize_sr, cost::TrainingBlock::hadamard,
+                 cost::TrainingBlock::transpose_buffer}) {
+    const cost::BlockEnergy e = cost::training_block_energy(t45, b, p);
+    SCOPED_TRACE(cost::training_block_name(b));
+    EXPECT_TRUE(e.proxy);
+    EXPECT_NE(e.source.find("proxy estimate"), std::string::npos) << e.source;
+    EXPECT_GT(e.pj_per_element, 0);
+  }
+  // Stochastic rounding costs more than round-to-nearest in the proxy.
+  EXPECT_GT(cost::training_block_energy(t45, cost::TrainingBlock::quantize_sr, p).pj_per_element,
+            cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p).pj_per_element);
 }

@@ -97,11 +97,29 @@ void add(KindLine& a, const KindLine& b) {
   a.energy_pj += b.energy_pj;
 }
 
-// The unit of another format: the same config with pe.format (and nothing else) changed.
-cfg::UnitConfig unit_in(const cfg::UnitConfig& u, const TrainingStepRequest& r, fmt::Format f) {
+// The same unit in another format: the config beside this one named for that format (the shipped
+// <format>-32x32.yaml are one unit in each format, each with its format's pipeline depth), else
+// this config with pe.format changed; the command's --set overrides apply either way. `source`
+// says which.
+cfg::UnitConfig unit_in(const cfg::UnitConfig& u, const TrainingStepRequest& r, fmt::Format f, std::string& source) {
+  source = r.config;
   if (f == u.format) return u;
+  const std::string own = fmt::format_info(u.format).name, other = fmt::format_info(f).name;
+  const std::filesystem::path path(r.config);
+  const std::string file = path.filename().string();
+  if (file.rfind(own + "-", 0) == 0) {
+    const std::filesystem::path sibling = path.parent_path() / (other + file.substr(own.size()));
+    if (std::filesystem::is_regular_file(sibling)) {
+      cfg::UnitConfig v = cfg::load_unit_config(sibling.string(), r.overrides);
+      if (v.format == f) {
+        source = sibling.string();
+        return v;
+      }
+    }
+  }
   std::vector<std::string> o = r.overrides;
-  o.push_back(std::string("pe.format=") + fmt::format_info(f).name);
+  o.push_back("pe.format=" + other);
+  source = r.config + " with pe.format=" + other;
   return cfg::load_unit_config(r.config, o);
 }
 
@@ -277,7 +295,7 @@ TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepReque
     auto it = index.find(key);
     if (it == index.end()) {
       FormatGroup g;
-      g.unit = unit_in(u, r, p.format);
+      g.unit = unit_in(u, r, p.format, g.line.config);
       g.line.format = key;
       g.line.kinds = empty_kinds();
       it = index.emplace(key, groups.size()).first;
@@ -350,7 +368,7 @@ std::string training_step_json(const cfg::UnitConfig& u, const TrainingStep& s, 
   w.end_array();
   w.key("formats").begin_array();
   for (const auto& f : s.formats) {
-    w.begin_object().kv("format", f.format).kv("engine", f.engine).kv("timing", f.timing).kv("activity", f.activity);
+    w.begin_object().kv("format", f.format).kv("engine", f.engine).kv("timing", f.timing).kv("activity", f.activity).kv("config", f.config);
     if (!f.cost_unsupported.empty()) w.kv("cost_unsupported", f.cost_unsupported);
     w.key("total");
     kind_json(w, f.total);

@@ -48,6 +48,7 @@ struct KindLine {
 struct FormatLine {
   std::string format;        // the format the GEMMs run in ("bf16 (fp32 ops)" when FP32 GEMMs are timed on BF16)
   std::string engine;        // what timed the GEMMs: tlm | analytic
+  std::string config;        // the unit config the format's GEMMs and passes ran on
   std::string timing;        // perf::timing_calibration of the format's unit: rtl-calibrated | model
   std::vector<KindLine> kinds;  // step_kinds() order
   KindLine total;

@@ -67,11 +67,17 @@ BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, Bl
       break;
     }
     case TrainingBlock::hadamard:
-      // log2(N) FP32 additions per element (the butterfly of formats/hadamard.hpp) and one FP32
-      // multiply by c_N, at the tables' per-operation FP32 energies.
-      e.pj_per_element = std::log2(static_cast<double>(p.rht)) * t.energy.at("fp32_add_pj") + t.energy.at("fp32_mul_pj");
-      e.source = node + "log2(N) FP32 adds + 1 FP32 multiply per element (fp32_add_pj, fp32_mul_pj)";
+    {
+      // log2(N) FP32 additions per element (the butterfly of formats/hadamard.hpp) at the tables'
+      // per-operation FP32 energy, and the scaling by c_N: a power of two for N = 16 and 64 (an
+      // exponent decrement, not counted), an FP32 multiply for N = 32.
+      const int lg = static_cast<int>(std::lround(std::log2(static_cast<double>(p.rht))));
+      const bool mul = lg % 2 != 0;
+      e.pj_per_element = lg * t.energy.at("fp32_add_pj") + (mul ? t.energy.at("fp32_mul_pj") : 0.0);
+      e.source = node + "log2(N) = " + std::to_string(lg) + " FP32 adds per element (fp32_add_pj)" +
+                 (mul ? " + 1 FP32 multiply by c_N (fp32_mul_pj)" : "; c_N a power of two");
       break;
+    }
     case TrainingBlock::transpose_buffer: {
       // Every element written into and read out of a T x T x in_bytes SRAM (double-buffered).
       const uint64_t bytes = std::max<uint64_t>(1, 2 * p.transpose_tile * p.transpose_tile * p.in_bytes);

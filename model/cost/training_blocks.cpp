@@ -92,24 +92,34 @@ BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, Bl
 
 }  // namespace
 
-const char* training_block_name(TrainingBlock b) {
-  switch (b) {
-    case TrainingBlock::quantize_rn: return "quantize_rn";
-    case TrainingBlock::quantize_sr: return "quantize_sr";
-    case TrainingBlock::hadamard: return "hadamard";
-    case TrainingBlock::transpose_buffer: return "transpose_buffer";
-  }
-  return "?";
+namespace {
+// One row per block: its name in reports and the catalog unit it is looked up by ("" = the
+// format's own quantizer, "<format>_quantizer").
+struct BlockRow {
+  TrainingBlock block;
+  const char* name;
+  const char* unit;
+};
+constexpr BlockRow kBlocks[] = {
+    {TrainingBlock::quantize_rn, "quantize_rn", ""},
+    {TrainingBlock::quantize_sr, "quantize_sr", "sr_quantizer"},
+    {TrainingBlock::hadamard, "hadamard", "hadamard16"},
+    {TrainingBlock::transpose_buffer, "transpose_buffer", "transpose_buffer"},
+};
+constexpr bool rows_in_enum_order() {
+  for (int i = 0; i < 4; ++i)
+    if (static_cast<int>(kBlocks[i].block) != i) return false;
+  return true;
 }
+static_assert(rows_in_enum_order(), "kBlocks is indexed by TrainingBlock");
+const BlockRow& row_of(TrainingBlock b) { return kBlocks[static_cast<int>(b)]; }
+}  // namespace
+
+const char* training_block_name(TrainingBlock b) { return row_of(b).name; }
 
 std::string training_block_unit(TrainingBlock b, fmt::Format f) {
-  switch (b) {
-    case TrainingBlock::quantize_rn: return std::string(fmt::format_info(f).name) + "_quantizer";
-    case TrainingBlock::quantize_sr: return "sr_quantizer";
-    case TrainingBlock::hadamard: return "hadamard16";
-    case TrainingBlock::transpose_buffer: return "transpose_buffer";
-  }
-  return "";
+  const std::string unit = row_of(b).unit;
+  return unit.empty() ? std::string(fmt::format_info(f).name) + "_quantizer" : unit;
 }
 
 BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const BlockParams& p) {

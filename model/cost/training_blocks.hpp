@@ -17,15 +17,12 @@ namespace hifsim::cost {
 enum class TrainingBlock { quantize_rn, quantize_sr, hadamard, transpose_buffer };
 const char* training_block_name(TrainingBlock b);  // "quantize_rn", "quantize_sr", "hadamard", "transpose_buffer"
 
-// The catalog unit a block of format `f` is looked up by ("hif4_quantizer", "nvfp4_quantizer",
-// "sr_quantizer", "hadamard16", "transpose_buffer"): one table, the only place to rename.
-std::string training_block_unit(TrainingBlock b, fmt::Format f);
 
 struct BlockEnergy {
   TrainingBlock block = TrainingBlock::quantize_rn;
   std::string catalog_unit;   // the name looked up
   bool in_catalog = false;    // the catalog has the unit
-  bool proxy = true;          // the figure is an estimate, not the unit's own hardware
+  bool proxy = true;          // the figure is an estimate, not the unit's own hardware (SR: either part)
   std::string source;         // one line: where the figure comes from
   double pj_per_element = 0;  // per element through the block (transpose buffer: per element of in_bytes)
 };
@@ -38,6 +35,11 @@ struct BlockParams {
   uint64_t in_bytes = 4;      // bytes of one high-precision element
   uint64_t transpose_tile = 64;
 };
+
+// The catalog unit a block is looked up by ("hif4_quantizer", "nvfp4_quantizer", "sr_quantizer",
+// "hadamard16", "hadamard32", "transpose_buffer"): one table (training_blocks.cpp), the only place
+// to rename.
+std::string training_block_unit(TrainingBlock b, const BlockParams& p);
 
 BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const BlockParams& p);
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "config/unit_config.hpp"
+#include "datapath/unit_catalog.hpp"
 #include "eval/training_step.hpp"
 #include "eval/workload.hpp"
 #include "perf/operand_pass.hpp"
@@ -194,16 +195,25 @@ TEST(TrainingBlocks, LookupByCatalogName) {
   const cost::BlockEnergy d = cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p);
   EXPECT_FALSE(d.proxy);
   EXPECT_NE(d.source.find("hardware description"), std::string::npos) << d.source;
-  // A block with no hardware in the catalog is a labelled proxy.
+  // A block whose unit is not in the catalog is a labelled proxy; one that is, is not (the SR
+  // figure adds the round-to-nearest scale path, NVFP4's a proxy). Written so that it holds when
+  // the units of the parallel work (sr_quantizer, hadamard16, transpose_buffer) join the catalog.
   p.format = fmt::Format::nvfp4;
   for (auto b : {cost::TrainingBlock::quantize_rn, cost::TrainingBlock::quantize_sr, cost::TrainingBlock::hadamard,
                  cost::TrainingBlock::transpose_buffer}) {
     const cost::BlockEnergy e = cost::training_block_energy(t45, b, p);
     SCOPED_TRACE(cost::training_block_name(b));
-    EXPECT_TRUE(e.proxy);
-    EXPECT_NE(e.source.find("proxy estimate"), std::string::npos) << e.source;
+    bool listed = false;
+    for (const auto& u : dp::hw::unit_catalog()) listed |= u.name == e.catalog_unit;
+    EXPECT_EQ(e.in_catalog, listed);
+    EXPECT_EQ(e.source.find("proxy estimate") != std::string::npos, !e.in_catalog) << e.source;
+    // SR adds NVFP4's round-to-nearest quantizer, which has no RTL: a proxy either way.
+    EXPECT_EQ(e.proxy, b == cost::TrainingBlock::quantize_sr || !e.in_catalog) << e.source;
     EXPECT_GT(e.pj_per_element, 0);
   }
+  EXPECT_EQ(cost::training_block_unit(cost::TrainingBlock::hadamard, p), "hadamard16");
+  p.rht = 32;
+  EXPECT_EQ(cost::training_block_unit(cost::TrainingBlock::hadamard, p), "hadamard32");
   // Stochastic rounding costs more than round-to-nearest in the proxy.
   EXPECT_GT(cost::training_block_energy(t45, cost::TrainingBlock::quantize_sr, p).pj_per_element,
             cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p).pj_per_element);

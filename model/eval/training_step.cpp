@@ -318,6 +318,7 @@ TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepReque
   if (r.cost)
     tables = cost::load_tables(r.cost_options.cost_tables.empty() ? cost::default_tables_dir() : r.cost_options.cost_tables);
   const cost::CostTables* ct = tables ? &*tables : nullptr;
+  s.cost = ct != nullptr;
   BlockTable bt;
   s.kinds = empty_kinds();
   s.total.kind = "step";
@@ -359,7 +360,7 @@ void kind_json(JsonWriter& w, const KindLine& k) {
 std::string training_step_json(const cfg::UnitConfig& u, const TrainingStep& s, const std::string& source) {
   JsonWriter w;
   w.begin_object().kv("schema", "hifsim-training-step/1").kv("unit", u.name).kv("format", u.format_name())
-      .kv("recipe", s.recipe).kv("source", source).kv("clock_ghz", u.clock_ghz);
+      .kv("recipe", s.recipe).kv("source", source).kv("clock_ghz", u.clock_ghz).kv("cost", s.cost);
   w.key("step");
   kind_json(w, s.total);
   w.kv("seconds", static_cast<double>(s.total.cycles.total) / (u.clock_ghz * 1e9));
@@ -414,7 +415,7 @@ std::string training_step_csv(const TrainingStep& s) {
 std::string training_step_text(const TrainingStep& s) {
   auto pct = [&](uint64_t c) { return s.total.cycles.total ? fmt_g(100.0 * static_cast<double>(c) / static_cast<double>(s.total.cycles.total), 3) : std::string("0"); };
   std::string o = "training step (recipe " + s.recipe + "): " + std::to_string(s.total.cycles.total) + " cycles, " +
-                  fmt_g(s.total.energy_pj * 1e-6, 4) + " uJ\n";
+                  (s.cost ? fmt_g(s.total.energy_pj * 1e-6, 4) + " uJ\n" : std::string("no energy (--no-cost)\n"));
   o += "  kind        count        cycles  share%      compute     memory       fill      drain   energy_uJ\n";
   auto line = [&](const KindLine& k) {
     char buf[256];
@@ -422,7 +423,7 @@ std::string training_step_text(const TrainingStep& s) {
                   static_cast<unsigned long long>(k.count), static_cast<unsigned long long>(k.cycles.total), pct(k.cycles.total).c_str(),
                   static_cast<unsigned long long>(k.cycles.compute), static_cast<unsigned long long>(k.cycles.memory_stall),
                   static_cast<unsigned long long>(k.cycles.fill), static_cast<unsigned long long>(k.cycles.drain),
-                  fmt_g(k.energy_pj * 1e-6, 4).c_str());
+                  s.cost ? fmt_g(k.energy_pj * 1e-6, 4).c_str() : "-");
     o += buf;
   };
   for (const auto& k : s.kinds) line(k);

@@ -58,6 +58,7 @@ struct FormatLine {
 
 struct TrainingStep {
   std::string recipe;        // "(none)" without a recipe
+  bool cost = false;         // energies computed (else every energy_pj is 0)
   std::vector<FormatLine> formats;
   std::vector<KindLine> kinds;  // summed over the formats
   KindLine total;

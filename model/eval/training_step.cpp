@@ -222,10 +222,8 @@ void time_passes(FormatGroup& g, const io::Trace& t, const cost::CostTables* ct,
 
 // The GEMMs of a format: timed by `engine` (the unit's own format) or the plain core, their
 // cycles and actions per kind, and their energy per kind at the activity of the format's ops.
-void time_gemms(FormatGroup& g, const cfg::UnitConfig& u, const TrainingStepRequest& r, const Engine& engine,
+void time_gemms(FormatGroup& g, const std::vector<perf::JobResult>& res, const TrainingStepRequest& r,
                 const cost::CostTables* ct) {
-  const bool own = g.unit.format == u.format;
-  const std::vector<perf::JobResult> res = own ? engine(g.unit, g.jobs, r.run) : perf::run_plain(g.unit, g.jobs, r.run);
   std::vector<perf::Actions> actions(k_count);
   for (size_t j = 0; j < res.size(); ++j) {
     const perf::RunReport& rep = res[j].report;
@@ -263,6 +261,26 @@ void time_gemms(FormatGroup& g, const cfg::UnitConfig& u, const TrainingStepRequ
     line.energy_pj = cost::evaluate(*ct, g.unit, actions[k], line.cycles.total, line.macs, static_cast<double>(line.count), act)
                          .total_pj;
   }
+}
+
+// The GEMM results of every group: the groups in the unit's own format (its ops and its FP32 ops
+// timed on BF16 PEs, when the unit is BF16) in one call of `engine` -- the SystemC model elaborates
+// once per process -- and the others on the plain core.
+std::vector<std::vector<perf::JobResult>> run_gemms(const std::vector<FormatGroup>& groups, const cfg::UnitConfig& u,
+                                                    const TrainingStepRequest& r, const Engine& engine) {
+  std::vector<std::vector<perf::JobResult>> out(groups.size());
+  std::vector<perf::Job> own;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    if (groups[gi].unit.format == u.format) own.insert(own.end(), groups[gi].jobs.begin(), groups[gi].jobs.end());
+    else out[gi] = perf::run_plain(groups[gi].unit, groups[gi].jobs, r.run);
+  }
+  if (own.empty()) return out;
+  std::vector<perf::JobResult> res = engine(u, own, r.run);
+  size_t next = 0;
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    if (groups[gi].unit.format == u.format)
+      for (size_t j = 0; j < groups[gi].jobs.size(); ++j) out[gi].push_back(std::move(res.at(next++)));
+  return out;
 }
 
 std::vector<KindLine> empty_kinds() {
@@ -322,11 +340,12 @@ TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepReque
   BlockTable bt;
   s.kinds = empty_kinds();
   s.total.kind = "step";
-  for (FormatGroup& g : groups) {
-    const bool own = g.unit.format == u.format;
-    g.line.engine = own ? r.engine_name : "analytic";
+  const std::vector<std::vector<perf::JobResult>> results = run_gemms(groups, u, r, engine);
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    FormatGroup& g = groups[gi];
+    g.line.engine = g.unit.format == u.format ? r.engine_name : "analytic";
     g.line.timing = perf::timing_calibration(g.unit).label();
-    time_gemms(g, u, r, engine, ct);
+    time_gemms(g, results[gi], r, ct);
     time_passes(g, t, ct, bt, s.blocks);
     g.line.total.kind = "total";
     for (size_t k = 0; k < k_count; ++k) {

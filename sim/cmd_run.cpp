@@ -11,6 +11,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "config/unit_config.hpp"
+#include "eval/training_step.hpp"
 #include "eval/unit_run.hpp"
 #include "options/unit_request.hpp"
 #include "perf/autotile.hpp"
@@ -20,6 +21,7 @@
 #include "util/files.hpp"
 #include "util/manifest.hpp"
 #include "util/text.hpp"
+#include "train/recipe.hpp"
 #if HIFSIM_HAVE_TLM
 #include "tlm/run_tlm.hpp"
 #endif
@@ -62,6 +64,9 @@ cli::ArgParser declare_options() {
   p.option("trace", "T", "a trace directory or trace.yaml (docs/traces.md); shape-only traces run timing-only");
   cli::declare(p, opt::workload_options());  // --gemm, --ops, --one-layer, --seed
   cli::declare(p, opt::run_options());       // --threads, --cost-sample, --cost-tables
+  p.option("recipe", "R", "--trace of a training trace: time a training step under recipe R (configs/recipes/R.yaml or a file): "
+                         "its GEMMs in the recipe's formats plus the operand passes (quantize, RHT, transpose); cycles, "
+                         "stalls and energy per op kind and format in DIR/training_step.{json,csv} (docs/training.md)");
   p.flag("timing-only", "do not compute values (no checksum); shape-only traces always run this way");
   p.flag("simulate-all", "timing-only traces: simulate every batch x repeat instance instead of one per op "
                          "(instances start from an idle unit, so they are identical)");
@@ -101,6 +106,55 @@ eval::RunRequest read_request(const cli::ArgParser& p) {
   return r;
 }
 
+const eval::Engine engine_named(const std::string& engine) {
+  return [engine](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs, const perf::RunOptions& o) {
+#if HIFSIM_HAVE_TLM
+    if (engine == "tlm") return tlm_model::run_tlm(unit, jobs, o);
+#endif
+    return perf::run_plain(unit, jobs, o);
+  };
+}
+
+// --recipe: the trace as a training step (eval/training_step.hpp); timing only.
+int run_step_command(const cli::ArgParser& p, const std::vector<std::string>& argv, const cfg::UnitConfig& u,
+                      const std::vector<std::string>& overrides, eval::RunRequest& r, const std::string& engine, bool quiet) {
+  if (!p.has("trace")) throw Error("command line", "--recipe", "needs --trace (a training trace)");
+  if (p.is_set("simulate-all")) throw Error("command line", "--recipe", "not with --simulate-all");
+  const std::string out = p.get("out");
+  OutputSet outs(out + "/manifest.json");
+  outs.expect(out + "/training_step.json");
+  outs.expect(out + "/training_step.csv");
+  eval::TrainingStepRequest q;
+  q.trace = &*r.workload.trace;
+  q.recipe = train::load_recipe(p.get("recipe"));
+  q.config = p.get("config");
+  q.overrides = overrides;
+  q.one_layer = r.workload.one_layer;
+  q.cost = r.cost;
+  q.cost_options = r.cost_options;
+  q.run = r.run;
+  q.engine_name = engine;
+  if (!quiet && !r.workload.trace->shape_only())
+    std::cerr << "hifsim run: --recipe: timing only (the recipe's values: hifsim trace --recipe)\n";
+  const eval::TrainingStep s = eval::run_training_step(u, q, engine_named(engine));
+  outs.add(out + "/training_step.json", eval::training_step_json(u, s, r.workload.source()),
+           "cycles, stalls and energy of the training step per op kind and per format");
+  outs.add(out + "/training_step.csv", eval::training_step_csv(s), "one line per (format, kind), per kind and the TOTAL");
+  Manifest m;
+  m.command = "run";
+  m.argv = argv;
+  m.add_config(p.get("config"));
+  m.add_input(r.workload.trace->manifest);
+  m.add_input(q.recipe->path);
+  m.extra.emplace_back("unit", u.name);
+  m.extra.emplace_back("engine", engine);
+  m.extra.emplace_back("recipe", q.recipe->name);
+  m.extra.emplace_back("values", "false");
+  outs.finish(m);
+  std::cout << eval::training_step_text(s);
+  return 0;
+}
+
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p = declare_options();
   // --schema needs no other option: handle it before the required ones are checked.
@@ -124,6 +178,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (r.values && w.trace && w.trace->shape_only() && !quiet)
     std::cerr << "hifsim run: " << w.trace->manifest << " is shape-only: timing only\n";
   const std::string out = p.get("out");
+  if (p.has("recipe")) return run_step_command(p, argv, u, overrides, r, engine, quiet);
   OutputSet outs(out + "/manifest.json");
   outs.expect(out + "/result.json");
   outs.expect(out + "/result.csv");
@@ -131,14 +186,7 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   if (!quiet) add_progress(r.run);
   if (!quiet) perf::set_tiling_progress([](const std::string& s) { std::cerr << s << "\n"; });
 
-  const eval::Engine run_engine = [&](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs,
-                                      const perf::RunOptions& o) {
-#if HIFSIM_HAVE_TLM
-    if (engine == "tlm") return tlm_model::run_tlm(unit, jobs, o);
-#endif
-    return perf::run_plain(unit, jobs, o);
-  };
-  const eval::RunOutcome res = eval::run_unit(u, r, run_engine);
+  const eval::RunOutcome res = eval::run_unit(u, r, engine_named(engine));
   if (!res.cost_unsupported.empty() && !quiet) std::cerr << "hifsim run: no cost section: " << res.cost_unsupported << "\n";
 
   outs.add(out + "/result.json", eval::run_result_json(u, r, res, p.get("config"), engine),

@@ -120,6 +120,12 @@ const std::vector<FieldSpec>& unit_schema() {
       I("quantizer.seed", "0", 0, 9007199254740991.0, "", "stochastic rounding: seed of the random stream"),
       I("quantizer.sr_bits", "8", 1, 32, "bits", "stochastic rounding: random bits per element"),
 
+      I("training.hadamard_elements_per_cycle", "64", 1, kMaxDim, "elements/cycle",
+        "hifsim run --recipe: elements the Hadamard unit transforms per cycle (docs/training.md, training-step timing)"),
+      I("training.hadamard_latency", "4", 0, 1e6, "cycles", "hifsim run --recipe: Hadamard unit pipeline latency"),
+      I("training.transpose_tile", "64", 0, 65536, "elements",
+        "hifsim run --recipe: transpose buffer of T x T elements feeding the quantizer column-wise; 0 = none (column-wise reads, one element per transaction)"),
+
       B("residual.enabled", "false", "Rollout-ResQ sparse residual path (docs/datapath.md unit 7)"),
       C("residual.kind", "2:4", {"dense", "2:4", "top50"}, "sparsifier of the quantized residual"),
       C("residual.mode", "unfused", {"unfused", "fused"}, "unfused: own accumulator + one FP32 add; fused: same accumulator after the main K"),
@@ -241,6 +247,9 @@ UnitConfig build(ConfigDoc& d, const std::string& source) {
   u.stochastic = d.get_string("quantizer.rounding") == "stochastic";
   u.sr_seed = static_cast<uint64_t>(d.get_int("quantizer.seed"));
   u.sr_bits = static_cast<unsigned>(d.get_int("quantizer.sr_bits"));
+  u.hadamard_elems_per_cycle = static_cast<uint64_t>(d.get_int("training.hadamard_elements_per_cycle"));
+  u.hadamard_latency = static_cast<uint64_t>(d.get_int("training.hadamard_latency"));
+  u.transpose_tile = static_cast<uint64_t>(d.get_int("training.transpose_tile"));
 
   u.residual = d.get_bool("residual.enabled");
   u.residual_spec.kind = u.residual ? dp::ResidualSpec::parse_kind(d.get_string("residual.kind")) : dp::ResidualKind::none;

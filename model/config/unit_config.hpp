@@ -78,6 +78,11 @@ struct UnitConfig {
   uint64_t sr_seed = 0;       // quantizer.seed
   unsigned sr_bits = 8;       // quantizer.sr_bits
 
+  // training: the blocks of a training step's operand passes (hifsim run --recipe, perf/operand_pass.hpp)
+  uint64_t hadamard_elems_per_cycle = 64;
+  uint64_t hadamard_latency = 4;
+  uint64_t transpose_tile = 64;  // 0: no transpose buffer
+
   // residual (Rollout-ResQ)
   bool residual = false;
   dp::ResidualSpec residual_spec;

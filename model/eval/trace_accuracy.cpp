@@ -109,8 +109,8 @@ OpAccuracy evaluate_job(const io::Trace& t, const io::TraceOp& op, fmt::Format f
   return r;
 }
 
-// The trainer's name of a trace op's linear layer ("layers.3.wq", "classifier"), the names that
-// a recipe's keep.layers match.
+}  // namespace
+
 std::string train_layer_name(const io::TraceOp& op) {
   static const std::pair<const char*, const char*> names[] = {
       {"q_proj", "wq"},         {"k_proj", "wk"},     {"v_proj", "wv"},        {"o_proj", "wo"},
@@ -120,6 +120,8 @@ std::string train_layer_name(const io::TraceOp& op) {
     if (op.op == hf) return "layers." + std::to_string(op.layer) + "." + ours;
   return "layers." + std::to_string(op.layer) + "." + op.op;
 }
+
+namespace {
 
 // One op under a training recipe: the GEMM the trainer would run for this op's kind and layer.
 OpAccuracy evaluate_recipe_job(const io::Trace& t, size_t op_index, const train::Recipe& recipe, uint64_t seed,

@@ -62,4 +62,8 @@ std::vector<OpAccuracy> evaluate_trace(const io::Trace& t, const AccuracyOptions
 double underflow_fraction(fmt::Format f, const std::vector<float>& x, size_t rows, size_t cols,
                           const fmt::QuantOptions& q);
 
+// The trainer's name of a trace op's linear layer ("layers.3.wq", "classifier"), the names that
+// a recipe's keep.layers match.
+std::string train_layer_name(const io::TraceOp& op);
+
 }  // namespace hifsim::eval

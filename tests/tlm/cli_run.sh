@@ -45,4 +45,24 @@ if "$H" run --config "$ROOT/configs/units/hif4-32x32.yaml" --set array.colz=3 --
   fail "unknown override accepted"
 fi
 grep -q "array.colz: unknown field; did you mean 'array.cols'?" "$OUT/bad2.err" || fail "message: $(cat "$OUT/bad2.err")"
+# A training step (--recipe): per-kind lines, kinds adding up to the TOTAL, identical CSV from both
+# engines; --recipe without --trace is refused naming the option.
+for e in tlm analytic; do
+  "$H" run --config "$ROOT/configs/units/nvfp4-32x32.yaml" --trace "$ROOT/traces/stories260k-train/trace.yaml" \
+      --recipe nvfp4 --engine $e --out "$OUT/step-$e" --quiet > "$OUT/step-$e.txt"
+done
+cmp -s "$OUT/step-tlm/training_step.csv" "$OUT/step-analytic/training_step.csv" || fail "training step: engines differ"
+grep -q '^  rht  ' "$OUT/step-tlm.txt" || fail "training step: no rht line: $(cat "$OUT/step-tlm.txt")"
+awk -F, '$1 == "all" && $2 != "TOTAL" { s += $4 } $2 == "TOTAL" { t = $4 } END { exit !(s == t && t > 0) }' \
+    "$OUT/step-tlm/training_step.csv" || fail "training step: kinds do not add up to the TOTAL"
+# BF16 on a BF16 unit: its BF16 GEMMs and its FP32 ones (timed on BF16 PEs) in one TLM elaboration.
+for e in tlm analytic; do
+  "$H" run --config "$ROOT/configs/units/bf16-32x32.yaml" --trace "$ROOT/traces/stories260k-train/trace.yaml" \
+      --recipe bf16 --engine $e --out "$OUT/step-bf16-$e" --quiet > /dev/null || fail "training step bf16 $e failed"
+done
+cmp -s "$OUT/step-bf16-tlm/training_step.csv" "$OUT/step-bf16-analytic/training_step.csv" || fail "training step bf16: engines differ"
+if "$H" run --config "$ROOT/configs/units/nvfp4-32x32.yaml" --gemm 64,64,64 --recipe nvfp4 --out "$OUT/bad" 2> "$OUT/bad3.err"; then
+  fail "--recipe without --trace accepted"
+fi
+grep -q -- "--recipe: needs --trace" "$OUT/bad3.err" || fail "message: $(cat "$OUT/bad3.err")"
 echo "cli_run: all checks passed"

@@ -1,0 +1,175 @@
+#include "cost/training_blocks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "cost/cost.hpp"
+#include "cost/inventory.hpp"
+#include "datapath/hw.hpp"
+#include "datapath/unit_catalog.hpp"
+#include "util/text.hpp"
+
+namespace hifsim::cost {
+namespace {
+
+bool catalog_has(const std::string& name) {
+  const auto& c = dp::hw::unit_catalog();
+  return std::any_of(c.begin(), c.end(), [&](const dp::hw::CatalogUnit& u) { return u.name == name; });
+}
+
+// The node's synthesised row of the unit with these parameters on top of its catalog defaults
+// (every RTL parameter the row does not name at its default), if any.
+const NodeUnitRow* row_at(const NodeUnits& units, const std::string& name, const dp::hw::ParamList& params) {
+  std::map<std::string, int> want;
+  for (const dp::hw::RtlParam& p : dp::hw::rtl_defaults(name)) want[p.name] = p.value;
+  std::map<std::string, int> dflt = want;
+  for (const auto& [k, v] : params) want[k] = v;
+  for (const NodeUnitRow& r : units.rows) {
+    if (r.module != name) continue;
+    std::map<std::string, int> have = dflt;
+    for (const auto& [k, v] : r.params) have[k] = v;
+    if (have == want) return &r;
+  }
+  return nullptr;
+}
+
+// The RTL parameters a block's catalog unit takes from the run, where the unit has them:
+// sr_quantizer's SR_BITS and FMT (1 = HiF4 S1P2 elements, 0 = E2M1: NVFP4, MXFP4).
+dp::hw::ParamList unit_params(TrainingBlock b, const BlockParams& p, const std::string& unit) {
+  dp::hw::ParamList out;
+  if (b != TrainingBlock::quantize_sr) return out;
+  const dp::hw::CatalogUnit& u = dp::hw::catalog_unit(unit);
+  if (u.param("SR_BITS")) out.emplace_back("SR_BITS", static_cast<int>(p.sr_bits));
+  if (u.param("FMT")) out.emplace_back("FMT", p.format == fmt::Format::hif4 ? 1 : 0);
+  return out;
+}
+
+double quantizer_proxy_pj_per_element(const CostTables& t, const BlockParams& p) {
+  return ops_energy_pj(t, quantizer_inventory(p.format, p.lanes), nullptr) / p.lanes;
+}
+
+// The proxy estimates: what the block must at least do per element, at the tables' coefficients.
+BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, BlockEnergy e) {
+  const double un = t.energy.at("unmeasured_activity");
+  const std::string node = t.node + " proxy estimate (no " + e.catalog_unit + " in the unit catalog): ";
+  switch (b) {
+    case TrainingBlock::quantize_rn:
+      e.pj_per_element = quantizer_proxy_pj_per_element(t, p);
+      e.source = node + "the " + std::string(fmt::format_info(p.format).name) +
+                 " quantizer inventory of docs/cost.md at unmeasured_activity, per element";
+      break;
+    case TrainingBlock::quantize_sr: {
+      // The round-to-nearest quantizer plus, per element, an sr_bits-wide add of the random bits
+      // below the kept mantissa and sr_bits bits of random state (one flip-flop per bit, toggling
+      // at unmeasured_activity).
+      const double add = t.energy.at("e_add") * 1e-3 * component_ge(t.coeffs, Cls::add, static_cast<int>(p.sr_bits)) * un;
+      const double rng = p.sr_bits * (t.energy.at("e_ff_toggle") * un + t.energy.at("e_ff_clock")) * 1e-3;
+      e.pj_per_element = quantizer_proxy_pj_per_element(t, p) + add + rng;
+      e.source = node + "round-to-nearest quantizer + an sr_bits adder + sr_bits random-state flip-flops per element";
+      break;
+    }
+    case TrainingBlock::hadamard:
+    {
+      // log2(N) FP32 additions per element (the butterfly of formats/hadamard.hpp) at the tables'
+      // per-operation FP32 energy, and the scaling by c_N: a power of two for N = 16 and 64 (an
+      // exponent decrement, not counted), an FP32 multiply for N = 32.
+      const int lg = static_cast<int>(std::lround(std::log2(static_cast<double>(p.rht))));
+      const bool mul = lg % 2 != 0;
+      e.pj_per_element = lg * t.energy.at("fp32_add_pj") + (mul ? t.energy.at("fp32_mul_pj") : 0.0);
+      e.source = node + "log2(N) = " + std::to_string(lg) + " FP32 adds per element (fp32_add_pj)" +
+                 (mul ? " + 1 FP32 multiply by c_N (fp32_mul_pj)" : "; c_N a power of two");
+      break;
+    }
+    case TrainingBlock::transpose_buffer: {
+      // Every element written into and read out of a T x T x in_bytes SRAM (double-buffered).
+      const uint64_t bytes = std::max<uint64_t>(1, 2 * p.transpose_tile * p.transpose_tile * p.in_bytes);
+      const SramRow row = t.sram.at(bytes, "transpose_buffer");
+      e.pj_per_element = static_cast<double>(p.in_bytes) * (row.read_pj_per_byte + row.write_pj_per_byte);
+      e.source = node + "one write and one read per byte of a " + std::to_string(bytes) + "-byte SRAM (" + t.sram.file + ")";
+      break;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+namespace {
+// One row per block: its name in reports and the catalog unit it is looked up by ("" = the
+// format's own quantizer, "<format>_quantizer").
+// One row per block: its name in reports, the catalog unit it is looked up by ("<format>" and
+// "<N>" stand for the format's name and the Hadamard size) and the elements one operation of that
+// unit handles (its energy.csv figure is per operation; 0 = the dot width).
+struct BlockRow {
+  TrainingBlock block;
+  const char* name;
+  const char* unit;
+  int elements_per_op;
+};
+constexpr BlockRow kBlocks[] = {
+    {TrainingBlock::quantize_rn, "quantize_rn", "<format>_quantizer", 0},       // hif4_quantizer: 64
+    {TrainingBlock::quantize_sr, "quantize_sr", "sr_quantizer", 16},            // 16 elements per operation
+    {TrainingBlock::hadamard, "hadamard", "hadamard<N>", 16},                   // hadamard16: one 16-vector
+    {TrainingBlock::transpose_buffer, "transpose_buffer", "transpose_buffer", 0},  // per T-element column: T
+};
+constexpr bool rows_in_enum_order() {
+  for (int i = 0; i < 4; ++i)
+    if (static_cast<int>(kBlocks[i].block) != i) return false;
+  return true;
+}
+static_assert(rows_in_enum_order(), "kBlocks is indexed by TrainingBlock");
+const BlockRow& row_of(TrainingBlock b) { return kBlocks[static_cast<int>(b)]; }
+}  // namespace
+
+const char* training_block_name(TrainingBlock b) { return row_of(b).name; }
+
+std::string training_block_unit(TrainingBlock b, const BlockParams& p) {
+  std::string u = row_of(b).unit;
+  auto put = [&u](const std::string& key, const std::string& value) {
+    const size_t at = u.find(key);
+    if (at != std::string::npos) u.replace(at, key.size(), value);
+  };
+  put("<format>", fmt::format_info(p.format).name);
+  put("<N>", std::to_string(p.rht));
+  return u;
+}
+
+double elements_per_op(TrainingBlock b, const BlockParams& p) {
+  const int n = row_of(b).elements_per_op;
+  if (n) return n;
+  return b == TrainingBlock::transpose_buffer ? static_cast<double>(p.transpose_tile) : p.lanes;
+}
+
+BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const BlockParams& p) {
+  BlockEnergy e;
+  e.block = b;
+  e.catalog_unit = training_block_unit(b, p);
+  e.in_catalog = catalog_has(e.catalog_unit);
+  if (!e.in_catalog) return proxy(t, b, p, e);
+  const dp::hw::ParamList params = unit_params(b, p, e.catalog_unit);
+  const dp::hw::UnitDesc d = dp::hw::unit_by_name(e.catalog_unit, params);
+  const double per_op = elements_per_op(b, p);
+  e.proxy = false;
+  if (const NodeUnitRow* r = row_at(t.units, e.catalog_unit, params); r && r->gate_pj >= 0) {
+    e.pj_per_element = r->gate_pj / per_op;
+    e.source = "catalog " + e.catalog_unit + " " + r->parameters + ": " + t.node + " gate-level energy per operation (" +
+               t.units.energy_file + ", trace " + r->energy_trace + ") / " + fmt_g(per_op, 4) + " elements";
+  } else {
+    e.pj_per_element = ops_energy_pj(t, dp::hw::inventory(d), nullptr) / per_op;
+    e.source = "catalog " + e.catalog_unit + " " + dp::hw::param_text(params) + ": its hardware description at the " +
+               t.node + " coefficients, unmeasured_activity, / " + fmt_g(per_op, 4) + " elements";
+  }
+  if (b == TrainingBlock::quantize_sr) {
+    // The SR unit replaces only the element rounding: the block scale is the round-to-nearest
+    // quantizer's, whose figure (element rounding included: an upper bound) is added.
+    BlockParams rn = p;
+    const BlockEnergy q = training_block_energy(t, TrainingBlock::quantize_rn, rn);
+    e.pj_per_element += q.pj_per_element;
+    e.proxy = q.proxy;
+    e.source += " + the round-to-nearest quantizer's scale path (" + q.catalog_unit + (q.proxy ? ", a proxy" : "") + ")";
+  }
+  return e;
+}
+
+}  // namespace hifsim::cost

@@ -180,6 +180,14 @@ package hifsim_pkg;
   function automatic bit hif4_quantizer_stages_ok(input int stages);
     hif4_quantizer_stages_ok = (stages >= 0) && (stages <= 4);
   endfunction
+
+  // hadamard16: ranks after b1, b2, b3, b4, sc; STAGES 0..5
+  function automatic bit hadamard16_cut(input int stages, input int cut);
+    hadamard16_cut = cut_rank(5, 5, 64'b11111_01111_00111_00101_00010_00000, stages, cut);
+  endfunction
+  function automatic bit hadamard16_stages_ok(input int stages);
+    hadamard16_stages_ok = (stages >= 0) && (stages <= 5);
+  endfunction
   // ---- END generated ----
 
   // ---- HiF4 quantizer (hif4.md section 2; model/formats/hif4.cpp) ----

@@ -29,7 +29,8 @@ module cosim_top #(
   output logic [NI*32-1:0] cfg
 );
   localparam int HIF4_DOT64 = 0, NVFP4_DOT64 = 1, MXFP4_DOT64 = 2, MXFP8_DOT32 = 3, HIF8_DOT = 4,
-                 BF16_DOT64 = 5, SPARSE_RESIDUAL_ADD = 6, HIF4_QUANTIZER = 7;
+                 BF16_DOT64 = 5, SPARSE_RESIDUAL_ADD = 6, HIF4_QUANTIZER = 7,
+                 HADAMARD16 = 8;
 
   // The bench's words of a transaction, in bits.
   function automatic int in_bits();
@@ -42,6 +43,7 @@ module cosim_top #(
       BF16_DOT64:          in_bits = 2 * 1024;          // a, b
       SPARSE_RESIDUAL_ADD: in_bits = 224 + 288 + 64;    // r, w; acc_start (bit 0); init_value
       HIF4_QUANTIZER:      in_bits = 1024;              // x
+      HADAMARD16:          in_bits = 512 + 32;          // x; signs (bits 15:0 of word 16)
       default:             in_bits = 32;
     endcase
   endfunction
@@ -50,6 +52,7 @@ module cosim_top #(
     case (UNIT)
       SPARSE_RESIDUAL_ADD: out_bits = 96;    // {acc, out_acc, out_dot}
       HIF4_QUANTIZER:      out_bits = 288;   // unit
+      HADAMARD16:          out_bits = 512;   // y
       default:             out_bits = 32;    // out
     endcase
   endfunction
@@ -62,6 +65,7 @@ module cosim_top #(
       MXFP8_DOT32:         stages_ok = hifsim_pkg::mxfp8_dot32_stages_ok(s);
       SPARSE_RESIDUAL_ADD: stages_ok = hifsim_pkg::sparse_residual_add_stages_ok(s);
       HIF4_QUANTIZER:      stages_ok = hifsim_pkg::hif4_quantizer_stages_ok(s);
+      HADAMARD16:          stages_ok = hifsim_pkg::hadamard16_stages_ok(s);
       default:             stages_ok = hifsim_pkg::aligned_dot_stages_ok(s);   // hif8_dot, bf16_dot64
     endcase
   endfunction
@@ -84,6 +88,7 @@ module cosim_top #(
       BF16_DOT64:          per_group = 1;
       SPARSE_RESIDUAL_ADD: per_group = 1;
       HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 3;
+      HADAMARD16:          per_group = 1;
       default: per_group = 1;
     endcase
   endfunction
@@ -98,6 +103,7 @@ module cosim_top #(
       BF16_DOT64:          main_stages = 4;
       SPARSE_RESIDUAL_ADD: main_stages = 5;
       HIF4_QUANTIZER:      main_stages = 4;
+      HADAMARD16:          main_stages = 5;
       default: main_stages = deepest();
     endcase
   endfunction
@@ -258,6 +264,10 @@ module cosim_top #(
         u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
         .x(in), .unit(o[OW*i +: 288]));
+    end else if (UNIT == HADAMARD16) begin : g_unit
+      hadamard16 #(.STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .x(in[0 +: 512]), .signs(in[512 +: 16]), .y(o[OW*i +: 512]));
     end else begin : g_unit
       $fatal(1, "cosim_top: no unit %0d", UNIT);
     end
@@ -265,6 +275,10 @@ module cosim_top #(
   if (UNIT == SPARSE_RESIDUAL_ADD) begin : g_pad
     logic unused_ok;  // the rest of acc_start's word
     assign unused_ok = &{1'b0, in[543:513]};
+  end
+  if (UNIT == HADAMARD16) begin : g_pad_had
+    logic unused_ok;  // the rest of the signs' word
+    assign unused_ok = &{1'b0, in[543:528]};
   end
   cosim_group_sel #(.NI(NI), .PG(PG), .OW(OW)) u_sel (
     .sel, .in_valid, .in_ready, .out_valid, .out_ready, .out,

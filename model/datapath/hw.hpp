@@ -202,5 +202,7 @@ UnitDesc describe_quantizer(fmt::Format f, int lanes, bool hif4_ascend_a6 = fals
 UnitDesc describe_residual(const DotParams& p, ResidualKind kind);
 // rtl/sparse_residual_add.sv: the HiF4 2:4 select-and-multiply unit and its accumulator.
 UnitDesc describe_sparse_residual_add(int stages, const AccSpec& acc);
+// rtl/hadamard16.sv: the 16 x 16 Hadamard transform of the RHT (hadamard16.hpp).
+UnitDesc describe_hadamard16(int stages);
 
 }  // namespace hifsim::dp::hw

@@ -265,11 +265,18 @@ Entry hif4_quantizer_entry() {
                }};
 }
 
+Entry hadamard16_entry() {
+  // hadamard16: STAGES only; the cosim main model runs the deepest pipeline, the sweep the others.
+  std::vector<VariantSet> s = fp4_sets(5, -1, 5, true, false);
+  return Entry{{"hadamard16", {{"STAGES", 2, 0, 5}}, {}, -1, 0, s},
+               [](auto& x) { return describe_hadamard16(at(x, "STAGES")); }};
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> e = [] {
     std::vector<Entry> v = fp4_entries();
     for (Entry (*f)() : {mxfp8_dot32_entry, hif8_dot_entry, bf16_dot64_entry, fp32_acc_entry, sparse_residual_add_entry,
-                         hif4_quantizer_entry})
+                         hif4_quantizer_entry, hadamard16_entry})
       v.push_back(f());
     return v;
   }();
@@ -335,7 +342,8 @@ const CatalogUnit& catalog_unit(const std::string& name) {
 // order: fp32_acc was the second unit synthesised.
 const std::vector<std::string>& synthesis_order() {
   static const std::vector<std::string> v = {"hif4_dot64", "fp32_acc",   "nvfp4_dot64",         "mxfp4_dot64",   "mxfp8_dot32",
-                                             "hif8_dot",   "bf16_dot64", "sparse_residual_add", "hif4_quantizer"};
+                                             "hif8_dot",   "bf16_dot64", "sparse_residual_add", "hif4_quantizer",
+                                             "hadamard16"};
   return v;
 }
 

@@ -27,7 +27,7 @@ const Entry kUnits[] = {
     {"nvfp4_dot64", make_nvfp4_dot64_bench}, {"mxfp4_dot64", make_mxfp4_dot64_bench},
     {"mxfp8_dot32", make_mxfp8_dot32_bench}, {"hif8_dot", make_hif8_dot_bench},
     {"bf16_dot64", make_bf16_dot64_bench},   {"sparse_residual_add", make_sparse_residual_add_bench},
-    {"hif4_quantizer", make_hif4_quantizer_bench},
+    {"hif4_quantizer", make_hif4_quantizer_bench},   {"sr_quantizer", make_sr_quantizer_bench},
 };
 }  // namespace
 

@@ -38,6 +38,7 @@ STAGES_SWEEPS = [
     ("bf16_dot64", "W=64;STICKY=1"),
     ("sparse_residual_add", ""),
     ("hif4_quantizer", ""),
+    ("sr_quantizer", ""),
 ]
 # ---- END generated from the unit catalog
 

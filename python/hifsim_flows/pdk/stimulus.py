@@ -39,6 +39,7 @@ RTL_DEFAULTS = {
     "fp32_acc": {"MANT_BITS": "23", "ROUND_RZ": "0"},
     "sparse_residual_add": {"STAGES": "3", "MANT_BITS": "23", "ROUND_RZ": "0"},
     "hif4_quantizer": {"STAGES": "3", "ELEM_RNE": "0", "CMP_BF16": "0", "INF_TO_NAN": "0", "ASCEND_A6": "0"},
+    "sr_quantizer": {"STAGES": "4", "SR_BITS": "8", "FMT": "0"},
 }
 # ---- END generated from the unit catalog
 

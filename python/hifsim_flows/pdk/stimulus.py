@@ -14,6 +14,7 @@ from . import stim_acc
 from . import stim_fp4
 from . import stim_fp8
 from . import stim_quant
+from . import stim_sr
 
 BUILDERS = {
     "hif4_dot64": lambda *a: stim_fp4.build("hif4_dot64", *a),
@@ -25,6 +26,7 @@ BUILDERS = {
     "fp32_acc": stim_acc.build_acc,
     "sparse_residual_add": stim_acc.build_sparse,
     "hif4_quantizer": stim_quant.build,
+    "sr_quantizer": stim_sr.build,
 }
 
 

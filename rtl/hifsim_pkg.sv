@@ -118,6 +118,21 @@ package hifsim_pkg;
   localparam int SP_MAX_I       = 25088;
   localparam int SP_MAX_BIG     = 1229312;
 
+  // sr_quantizer: stage widths and bounds (docs/datapath.md)
+  localparam int SRQ_LANES     = 16;     // elements per operation
+  localparam int SRQ_TF_ROUNDS = 20;     // Threefry-2x32 rounds
+  localparam int SRQ_TF_PARITY = 466688986; // key schedule parity constant (Threefry-2x32)
+  localparam int SRQ_E2M1_SAT  = 1090519040; // FP32 bits of 8.0: E2M1 saturates from here (FMT 0)
+  localparam int SRQ_S1P2_SAT  = 1088421888; // FP32 bits of 7.0: S1P2 saturates from here (FMT 1)
+  localparam int SRQ_TF_R0     = 13;     // rotations R[r mod 8]
+  localparam int SRQ_TF_R1     = 15;
+  localparam int SRQ_TF_R2     = 26;
+  localparam int SRQ_TF_R3     = 6;
+  localparam int SRQ_TF_R4     = 17;
+  localparam int SRQ_TF_R5     = 29;
+  localparam int SRQ_TF_R6     = 16;
+  localparam int SRQ_TF_R7     = 24;
+
   // cut point `cut` (1..ncut, in datapath order) is a register rank at STAGES = `stages` when
   // bit ncut * stages + cut - 1 of the unit's `ranks` is set (STAGES 0 in the low bits)
   function automatic bit cut_rank(input int ncut, input int nstages, input logic [63:0] ranks, input int stages,
@@ -187,6 +202,14 @@ package hifsim_pkg;
   endfunction
   function automatic bit hadamard16_stages_ok(input int stages);
     hadamard16_stages_ok = (stages >= 0) && (stages <= 5);
+  endfunction
+
+  // sr_quantizer: ranks after t1, t2, t3, t4, t5, q; STAGES 0..6
+  function automatic bit sr_quantizer_cut(input int stages, input int cut);
+    sr_quantizer_cut = cut_rank(6, 6, 64'b111111_101111_110101_101010_100100_100000_000000, stages, cut);
+  endfunction
+  function automatic bit sr_quantizer_stages_ok(input int stages);
+    sr_quantizer_stages_ok = (stages >= 0) && (stages <= 6);
   endfunction
   // ---- END generated ----
 

@@ -22,7 +22,7 @@ std::string unit_list() {
 }
 
 // The RTL vector sets of --all: every unit at its defaults, plus the parameter sets that select a
-// convention or an element format (hif4_quantizer ASCEND_A6, mxfp8_dot32 E5M2).
+// convention or an element format (hif4_quantizer ASCEND_A6, mxfp8_dot32 E5M2, sr_quantizer FMT).
 struct RtlSet {
   const char* unit;
   const char* name;
@@ -34,6 +34,7 @@ const RtlSet kRtlSets[] = {
     {"mxfp4_dot64", "default", ""},      {"mxfp8_dot32", "e4m3", ""},
     {"mxfp8_dot32", "e5m2", "E5M2=1"},   {"hif8_dot", "default", ""},
     {"bf16_dot64", "default", ""},       {"fp32_acc", "default", ""},
+    {"sr_quantizer", "nvfp4", ""},       {"sr_quantizer", "hif4", "FMT=1"},
 };
 
 // hifsim vectors --all: every format x convention (quantizer/) and every unit's RTL sets (rtl/).

@@ -30,7 +30,7 @@ module cosim_top #(
 );
   localparam int HIF4_DOT64 = 0, NVFP4_DOT64 = 1, MXFP4_DOT64 = 2, MXFP8_DOT32 = 3, HIF8_DOT = 4,
                  BF16_DOT64 = 5, SPARSE_RESIDUAL_ADD = 6, HIF4_QUANTIZER = 7,
-                 HADAMARD16 = 8;
+                 HADAMARD16 = 8, SR_QUANTIZER = 9;
 
   // The bench's words of a transaction, in bits.
   function automatic int in_bits();
@@ -44,6 +44,7 @@ module cosim_top #(
       SPARSE_RESIDUAL_ADD: in_bits = 224 + 288 + 64;    // r, w; acc_start (bit 0); init_value
       HIF4_QUANTIZER:      in_bits = 1024;              // x
       HADAMARD16:          in_bits = 512 + 32;          // x; signs (bits 15:0 of word 16)
+      SR_QUANTIZER:        in_bits = 512 + 64 + 32 + 64; // a, seed, stream, element index
       default:             in_bits = 32;
     endcase
   endfunction
@@ -53,6 +54,7 @@ module cosim_top #(
       SPARSE_RESIDUAL_ADD: out_bits = 96;    // {acc, out_acc, out_dot}
       HIF4_QUANTIZER:      out_bits = 288;   // unit
       HADAMARD16:          out_bits = 512;   // y
+      SR_QUANTIZER:        out_bits = 64;    // codes
       default:             out_bits = 32;    // out
     endcase
   endfunction
@@ -66,6 +68,7 @@ module cosim_top #(
       SPARSE_RESIDUAL_ADD: stages_ok = hifsim_pkg::sparse_residual_add_stages_ok(s);
       HIF4_QUANTIZER:      stages_ok = hifsim_pkg::hif4_quantizer_stages_ok(s);
       HADAMARD16:          stages_ok = hifsim_pkg::hadamard16_stages_ok(s);
+      SR_QUANTIZER:        stages_ok = hifsim_pkg::sr_quantizer_stages_ok(s);
       default:             stages_ok = hifsim_pkg::aligned_dot_stages_ok(s);   // hif8_dot, bf16_dot64
     endcase
   endfunction
@@ -89,6 +92,7 @@ module cosim_top #(
       SPARSE_RESIDUAL_ADD: per_group = 1;
       HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 3;
       HADAMARD16:          per_group = 1;
+      SR_QUANTIZER:        per_group = (SWEEP != 0) ? 1 : 4;
       default: per_group = 1;
     endcase
   endfunction
@@ -104,6 +108,7 @@ module cosim_top #(
       SPARSE_RESIDUAL_ADD: main_stages = 5;
       HIF4_QUANTIZER:      main_stages = 4;
       HADAMARD16:          main_stages = 5;
+      SR_QUANTIZER:        main_stages = 6;
       default: main_stages = deepest();
     endcase
   endfunction
@@ -204,6 +209,26 @@ module cosim_top #(
             default: p_of = 0;
           endcase
         end
+      SR_QUANTIZER:
+        if (SWEEP == 0) begin
+          case (i)
+            0:       p_of = 8;  // SR_BITS=8;FMT=0, STAGES 6
+            1:       p_of = 72;  // SR_BITS=8;FMT=1, STAGES 6
+            2:       p_of = 5;  // SR_BITS=5;FMT=0, STAGES 6
+            3:       p_of = 96;  // SR_BITS=32;FMT=1, STAGES 6
+            default: p_of = 0;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = 8;  // SR_BITS=8;FMT=0, STAGES 0
+            1:       p_of = 67;  // SR_BITS=3;FMT=1, STAGES 1
+            2:       p_of = 16;  // SR_BITS=16;FMT=0, STAGES 2
+            3:       p_of = 72;  // SR_BITS=8;FMT=1, STAGES 3
+            4:       p_of = 1;  // SR_BITS=1;FMT=0, STAGES 4
+            5:       p_of = 77;  // SR_BITS=13;FMT=1, STAGES 5
+            default: p_of = 0;
+          endcase
+        end
       default: p_of = 0;   // STAGES only
     endcase
   endfunction
@@ -268,6 +293,16 @@ module cosim_top #(
       hadamard16 #(.STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
         .x(in[0 +: 512]), .signs(in[512 +: 16]), .y(o[OW*i +: 512]));
+    end else if (UNIT == SR_QUANTIZER) begin : g_unit
+      // The bench's element index i as the unit's counter form: group = i div L (low 32 bits,
+      // as the model's), lane = i mod L, L = floor(64 / SR_BITS).
+      localparam int L = 64 / (P & 63);
+      logic [63:0] idx;
+      assign idx = in[608 +: 64];
+      sr_quantizer #(.STAGES(ST), .SR_BITS(P & 63), .FMT(P >> 6)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .seed(in[512 +: 64]), .stream(in[576 +: 32]), .group(32'(idx / 64'(L))), .lane(6'(idx % 64'(L))),
+        .a(in[0 +: 512]), .codes(o[OW*i +: 64]));
     end else begin : g_unit
       $fatal(1, "cosim_top: no unit %0d", UNIT);
     end

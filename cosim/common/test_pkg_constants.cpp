@@ -23,11 +23,13 @@
 #include "datapath/mxfp8_dot.hpp"
 #include "datapath/nvfp4_dot.hpp"
 #include "datapath/residual.hpp"
+#include "datapath/sr_quantizer.hpp"
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
 #include "formats/hif8.hpp"
 #include "formats/mx.hpp"
 #include "formats/nvfp4.hpp"
+#include "formats/stochastic.hpp"
 #include "formats/scales.hpp"
 #include "gemm/gemm.hpp"
 #include "verif/stimulus.hpp"
@@ -134,7 +136,10 @@ TEST_F(PkgConstants, EveryConstantIsChecked) {
                            "BF16_DEFAULT_W", "SP_SLOTS", "SP_UNIT_BITS", "SP_W_GROUP", "SP_W_SHIFTED", "SP_W_I", "SP_W_BIG",
                            "SP_MAX_GROUP", "SP_MAX_SHIFTED", "SP_MAX_I", "SP_MAX_BIG", "HIF4Q_C7", "HIF4Q_C7_SIG",
                            "HIF4Q_REC_SIG0", "HIF4Q_REC_SIG1", "HIF4Q_REC_SIG2", "HIF4Q_REC_SIG3", "HIF4Q_SF_MIN_EXP",
-                           "HIF4Q_SF_MAX"};
+                           "HIF4Q_SF_MAX",
+                           // sr_quantizer
+                           "SRQ_LANES", "SRQ_TF_ROUNDS", "SRQ_TF_PARITY", "SRQ_E2M1_SAT", "SRQ_S1P2_SAT", "SRQ_TF_R0",
+                           "SRQ_TF_R1", "SRQ_TF_R2", "SRQ_TF_R3", "SRQ_TF_R4", "SRQ_TF_R5", "SRQ_TF_R6", "SRQ_TF_R7"};
   std::map<std::string, long long> rest = *pkg_;
   for (const char* c : checked) rest.erase(c);
   for (const auto& kv : rest) ADD_FAILURE() << "package constant " << kv.first << " has no C++ check in " << __FILE__;
@@ -327,4 +332,32 @@ TEST(CosimStimulus, Hif4WordsAreLayoutA) {
     for (int i = 0; i < fmt::kHif4PackedBytes; ++i) ASSERT_EQ(bytes[i], static_cast<uint8_t>(w[i / 4] >> (8 * (i % 4)))) << i;
     ASSERT_TRUE(verif::stim::hif4_from_words(w) == u);
   }
+}
+
+// The generator built from the package's constants gives the model's words (formats/stochastic.hpp).
+TEST_F(PkgConstants, SrQuantizer) {
+  EXPECT_EQ(get("SRQ_LANES"), hifsim::dp::kSrqLanes);
+  EXPECT_EQ(get("SRQ_TF_ROUNDS"), hifsim::fmt::kThreefryRounds);
+  EXPECT_EQ(get("SRQ_E2M1_SAT"), hifsim::fmt::f32_bits(8.0f));  // E2M1: above 6 = max, 8 = 2^(emax+1)
+  EXPECT_EQ(get("SRQ_S1P2_SAT"), hifsim::fmt::f32_bits(7.0f));  // S1P2: 4|y| >= 7 is code 7
+  uint32_t R[8];
+  for (int r = 0; r < 8; ++r) R[r] = static_cast<uint32_t>(get("SRQ_TF_R" + std::to_string(r)));
+  const uint32_t parity = static_cast<uint32_t>(get("SRQ_TF_PARITY"));
+  const uint64_t seeds[3] = {0, 0x0123456789ABCDEFull, ~0ull};
+  for (uint64_t seed : seeds)
+    for (uint32_t c0 : {0u, 1u, 0xFFFFFFFFu}) {
+      const uint32_t k[3] = {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
+                             parity ^ static_cast<uint32_t>(seed) ^ static_cast<uint32_t>(seed >> 32)};
+      uint32_t x0 = c0 + k[0], x1 = 7u + k[1];
+      for (int r = 0; r < 20; ++r) {
+        x0 += x1;
+        x1 = ((x1 << R[r % 8]) | (x1 >> ((32 - R[r % 8]) & 31))) ^ x0;
+        if (r % 4 == 3) {
+          const uint32_t i = static_cast<uint32_t>(r + 1) / 4;
+          x0 += k[i % 3];
+          x1 += k[(i + 1) % 3] + i;
+        }
+      }
+      EXPECT_EQ(x0 | static_cast<uint64_t>(x1) << 32, hifsim::fmt::threefry2x32_20(seed, c0, 7u)) << seed << " " << c0;
+    }
 }

@@ -15,6 +15,7 @@
 #include "datapath/aligned_dot.hpp"
 #include "datapath/exact.hpp"
 #include "datapath/residual.hpp"
+#include "datapath/sr_quantizer.hpp"
 #include "formats/tensor.hpp"
 
 namespace hifsim::dp::hw {
@@ -200,6 +201,8 @@ void acc_nets(float acc, float d, float res, const AccSpec& a, NetSink& s);
 UnitDesc describe_quantizer(fmt::Format f, int lanes, bool hif4_ascend_a6 = false);
 // The dedicated residual unit of a dot unit (residual.path: dedicated; combinational).
 UnitDesc describe_residual(const DotParams& p, ResidualKind kind);
+// rtl/sr_quantizer.sv: the stochastic-rounding element quantizer, B random bits per element.
+UnitDesc describe_sr_quantizer(SrElem elem, unsigned bits, int stages);
 // rtl/sparse_residual_add.sv: the HiF4 2:4 select-and-multiply unit and its accumulator.
 UnitDesc describe_sparse_residual_add(int stages, const AccSpec& acc);
 // rtl/hadamard16.sv: the 16 x 16 Hadamard transform of the RHT (hadamard16.hpp).

@@ -272,11 +272,47 @@ Entry hadamard16_entry() {
                [](auto& x) { return describe_hadamard16(at(x, "STAGES")); }};
 }
 
+Entry sr_quantizer_entry() {
+  // sr_quantizer: FMT 0 (NVFP4 E2M1) / 1 (HiF4 S1P2) elements, SR_BITS = B random bits each
+  // (docs/training.md). The regression group runs both formats at B = 8 (the default), E2M1 at
+  // B = 5 (L = 12: groups straddle an operation) and S1P2 at B = 32 (two lanes per word, 9 cores);
+  // the sweep one set per other STAGES value; synthesis every STAGES at the default and B = 4, 16.
+  auto fb = [](int fmt, int bits, int stages = -1) {
+    ParamList p{{"SR_BITS", bits}, {"FMT", fmt}};
+    if (stages >= 0) p.emplace_back("STAGES", stages);
+    return p;
+  };
+  std::vector<VariantSet> s = cat({lint_stages(0, 6), {set(P::lint, fb(1, 32), "hif4_b32"), set(P::lint, fb(0, 1), "b1"),
+                                                       set(P::lint, {}, "default", "ELAB")},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 6), {set(P::drift, fb(1, 5, 2))},
+                                   {set(P::regression, fb(0, 8, 6)), set(P::regression, fb(1, 8, 6)),
+                                    set(P::regression, fb(0, 5, 6)), set(P::regression, fb(1, 32, 6))}});
+  const ParamList sweep[6] = {fb(0, 8), fb(1, 3), fb(0, 16), fb(1, 8), fb(0, 1), fb(1, 13)};
+  for (int st = 0; st < 6; ++st) {
+    ParamList p = sweep[st];
+    p.emplace_back("STAGES", st);
+    s.push_back(set(P::sweep, p));
+  }
+  for (const VariantSet& x : stages(P::synthesis, 0, 6)) s.push_back(x);
+  for (int b : {4, 16}) s.push_back(set(P::synthesis, {{"STAGES", 4}, {"SR_BITS", b}}));
+  s.push_back(set(P::synthesis, {{"STAGES", 4}, {"FMT", 1}}));
+  return Entry{{"sr_quantizer",
+                {{"STAGES", 4, 0, 6}, {"SR_BITS", 8, 1, 32}, {"FMT", 0, 0, 1}},
+                {{"SR_BITS", 0, 6}, {"FMT", 6, 1}},
+                -1,
+                0,
+                s},
+               [](auto& x) {
+                 return describe_sr_quantizer(at(x, "FMT") ? SrElem::hif4_s1p2 : SrElem::nvfp4_e2m1,
+                                              static_cast<unsigned>(at(x, "SR_BITS")), at(x, "STAGES"));
+               }};
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> e = [] {
     std::vector<Entry> v = fp4_entries();
     for (Entry (*f)() : {mxfp8_dot32_entry, hif8_dot_entry, bf16_dot64_entry, fp32_acc_entry, sparse_residual_add_entry,
-                         hif4_quantizer_entry, hadamard16_entry})
+                         hif4_quantizer_entry, hadamard16_entry, sr_quantizer_entry})
       v.push_back(f());
     return v;
   }();
@@ -343,7 +379,7 @@ const CatalogUnit& catalog_unit(const std::string& name) {
 const std::vector<std::string>& synthesis_order() {
   static const std::vector<std::string> v = {"hif4_dot64", "fp32_acc",   "nvfp4_dot64",         "mxfp4_dot64",   "mxfp8_dot32",
                                              "hif8_dot",   "bf16_dot64", "sparse_residual_add", "hif4_quantizer",
-                                             "hadamard16"};
+                                             "hadamard16", "sr_quantizer"};
   return v;
 }
 

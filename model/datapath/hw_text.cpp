@@ -87,7 +87,7 @@ std::string sv_package_section() {
       emitted.push_back(c.name);
       const std::string def = "localparam int " + c.name + std::string(w - c.name.size(), ' ') + " = " + std::to_string(c.value) + ";";
       o << "  " << def;
-      if (!c.comment.empty()) o << std::string(std::max<size_t>(1, w + 26 - def.size()), ' ') << "// " << c.comment;
+      if (!c.comment.empty()) o << std::string(def.size() < w + 26 ? w + 26 - def.size() : 1, ' ') << "// " << c.comment;
       o << "\n";
     }
   }

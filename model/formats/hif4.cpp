@@ -117,11 +117,7 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
     }
     double m;
     if (o.element_rounding == Rounding::stochastic) {
-      // 4|y| = floor + fraction (exact in double); the fraction left-aligned in 64 bits and
-      // truncated is F of docs/training.md. At or above 7 the result saturates anyway.
-      const double fl = std::floor(y4);
-      const uint64_t frac = y4 >= 7.0 ? 0 : static_cast<uint64_t>(std::ldexp(y4 - fl, 64));
-      m = y4 >= 7.0 ? 7.0 : fl + (sr_round_up(frac, o.rbits ? o.rbits[k] : 0) ? 1.0 : 0.0);
+      m = hif4_element_sr(y4, o.rbits ? o.rbits[k] : 0);
     } else {
       m = (o.element_rounding == Rounding::nearest_even) ? std::nearbyint(y4) : std::floor(y4 + 0.5);
     }
@@ -129,6 +125,15 @@ Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o) {
     u.nib[k] = static_cast<uint8_t>((neg ? 8 : 0) | static_cast<int>(m));
   }
   return u;
+}
+
+int hif4_element_sr(double y4, uint64_t rbits) {
+  // 4|y| = floor + fraction (exact in double); the fraction left-aligned in 64 bits and
+  // truncated is F of docs/training.md. At or above 7 (and NaN) the result saturates.
+  if (!(y4 < 7.0)) return 7;
+  const double fl = std::floor(y4);
+  const uint64_t frac = static_cast<uint64_t>(std::ldexp(y4 - fl, 64));
+  return static_cast<int>(fl) + (sr_round_up(frac, rbits) ? 1 : 0);
 }
 
 Hif4Unit hif4_quantize(const float x[64], const Hif4Options& o) {

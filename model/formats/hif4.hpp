@@ -53,6 +53,9 @@ Hif4Options hif4_convention_options(Hif4Convention c);
 float hif4_reciprocal(uint8_t e6m2);
 extern const uint8_t kHif4RecipSig[4];  // BF16 significands incl. hidden bit: 128, 205, 171, 146
 
+// The stochastic element rounding (docs/training.md): the magnitude code 0..7 of 4|y| = y4 >= 0
+// with random word `rbits` (sr_word); y4 >= 7 and NaN give 7. rtl/sr_quantizer.sv FMT=1.
+int hif4_element_sr(double y4, uint64_t rbits);
 // The reference quantizer (hif4.md section 2) on 64 BF16 inputs (raw BF16 bit patterns).
 Hif4Unit hif4_quantize_bf16(const uint16_t x[64], const Hif4Options& o = {});
 // FP32 inputs are rounded to BF16 (RNE) first: the golden model takes BF16 only.

@@ -29,6 +29,7 @@ const Entry kUnits[] = {
     {"bf16_dot64", make_bf16_dot64_bench},   {"sparse_residual_add", make_sparse_residual_add_bench},
     {"hif4_quantizer", make_hif4_quantizer_bench},
     {"hadamard16", make_hadamard16_bench},
+    {"sr_quantizer", make_sr_quantizer_bench},
 };
 }  // namespace
 

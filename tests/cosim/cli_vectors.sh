@@ -12,7 +12,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 fail() { echo "cli_vectors.sh: $*" >&2; exit 1; }
 
-for u in hif4_dot64 fp32_acc nvfp4_dot64 mxfp4_dot64 mxfp8_dot32 hif8_dot bf16_dot64 sparse_residual_add hif4_quantizer hadamard16; do
+for u in hif4_dot64 fp32_acc nvfp4_dot64 mxfp4_dot64 mxfp8_dot32 hif8_dot bf16_dot64 sparse_residual_add hif4_quantizer hadamard16 sr_quantizer; do
   "$HIFSIM" vectors --unit "$u" --count 40 --seed 5 --out "$OUT/$u" > "$OUT/$u.log"
   for f in stimulus.hex expected.hex README.md manifest.json; do
     [[ -s "$OUT/$u/$f" ]] || fail "$u: $f missing or empty"

@@ -15,7 +15,7 @@ fail() { echo "cli_vectors_all.sh: $*" >&2; exit 1; }
 
 "$HIFSIM" vectors --all --count 60 --seed 3 --out "$OUT/a" > "$OUT/a.log"
 sets=$(find "$OUT/a" -name stimulus.hex | wc -l)
-[[ "$sets" == 32 ]] || fail "$sets vector sets, want 32"
+[[ "$sets" == 34 ]] || fail "$sets vector sets, want 34"
 [[ $(find "$OUT/a/quantizer" -name stimulus.hex | wc -l) == 22 ]] || fail "want 22 quantizer sets"
 for s in $(find "$OUT/a" -name stimulus.hex | sort); do
   d=$(dirname "$s")
@@ -41,6 +41,8 @@ cmp -s "$q/hif4/official/expected.hex" "$q/hif4/ascend-a6/expected.hex" && fail 
 cmp -s "$q/mxfp4/ocp/expected.hex" "$q/mxfp4/nvidia/expected.hex" && fail "mxfp4 ocp and nvidia give the same results"
 cmp -s "$q/mxfp4/ocp/expected.hex" "$q/mxfp4/microxcaling/expected.hex" && fail "mxfp4 ocp and microxcaling give the same results"
 cmp -s "$q/nvfp4/te/expected.hex" "$q/nvfp4/torchao/expected.hex" && fail "nvfp4 te and torchao give the same results"
+r=$OUT/a/rtl/sr_quantizer
+cmp -s "$r/nvfp4/expected.hex" "$r/hif4/expected.hex" && fail "sr_quantizer FMT=1 gives the NVFP4 codes"
 r=$OUT/a/rtl/hif4_quantizer
 cmp -s "$r/official/expected.hex" "$r/ascend-a6/expected.hex" && fail "hif4_quantizer ASCEND_A6=1 gives the official results"
 grep -q "ASCEND_A6=1" "$r/ascend-a6/README.md" || fail "the A6 RTL README does not name ASCEND_A6=1"

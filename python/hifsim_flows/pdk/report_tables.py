@@ -39,6 +39,7 @@ STAGES_SWEEPS = [
     ("sparse_residual_add", ""),
     ("hif4_quantizer", ""),
     ("hadamard16", ""),
+    ("sr_quantizer", ""),
 ]
 # ---- END generated from the unit catalog
 

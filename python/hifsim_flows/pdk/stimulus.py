@@ -14,6 +14,7 @@ from . import stim_acc
 from . import stim_fp4
 from . import stim_fp8
 from . import stim_quant
+from . import stim_sr
 
 BUILDERS = {
     "hif4_dot64": lambda *a: stim_fp4.build("hif4_dot64", *a),
@@ -25,6 +26,7 @@ BUILDERS = {
     "fp32_acc": stim_acc.build_acc,
     "sparse_residual_add": stim_acc.build_sparse,
     "hif4_quantizer": stim_quant.build,
+    "sr_quantizer": stim_sr.build,
 }
 
 
@@ -40,6 +42,7 @@ RTL_DEFAULTS = {
     "sparse_residual_add": {"STAGES": "3", "MANT_BITS": "23", "ROUND_RZ": "0"},
     "hif4_quantizer": {"STAGES": "3", "ELEM_RNE": "0", "CMP_BF16": "0", "INF_TO_NAN": "0", "ASCEND_A6": "0"},
     "hadamard16": {"STAGES": "2"},
+    "sr_quantizer": {"STAGES": "4", "SR_BITS": "8", "FMT": "0"},
 }
 # ---- END generated from the unit catalog
 

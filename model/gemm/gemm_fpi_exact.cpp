@@ -94,12 +94,12 @@ float fpi_exact_block(const void* ctx, size_t m, size_t n, size_t blk) {
   // Every term is below 2^(emax - lo), so w <= 64 of them sum below 2^(emax - lo + 6).
   if (emax - lo <= 56) {  // int64 (E4M3 always: products span <= 30 + 8 bits)
     int64_t S = 0;
-    for (int t = 0; t < terms; ++t) S += static_cast<int64_t>(prod[t]) << (lsb[t] - lo);
+    for (int t = 0; t < terms; ++t) S += static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(prod[t])) << (lsb[t] - lo));  // two's complement shift
     return round_to_float(ExactValue::from_int(S, lo + scale));
   }
   if (emax - lo > 120) return unit();  // beyond 128 bits (not reached by the 8-bit codes)
   i128 S = 0;
-  for (int t = 0; t < terms; ++t) S += static_cast<i128>(prod[t]) << (lsb[t] - lo);
+  for (int t = 0; t < terms; ++t) S += static_cast<i128>(static_cast<unsigned __int128>(static_cast<i128>(prod[t])) << (lsb[t] - lo));
   return round_to_float(ExactValue::from_int(S, lo + scale));
 }
 

@@ -279,8 +279,9 @@ struct Isa {
     for (int l = 0; l < L; ++l) a.v[l] += b.v[l];
     return a;
   }
-  static HIFSIM_INLINE VI mullo_i(VI a, VI b) {
-    for (int l = 0; l < L; ++l) a.v[l] *= b.v[l];
+  static HIFSIM_INLINE VI mullo_i(VI a, VI b) {  // the low 32 bits, wrapping like vpmulld (no signed overflow)
+    for (int l = 0; l < L; ++l)
+      a.v[l] = static_cast<int32_t>(static_cast<uint32_t>(a.v[l]) * static_cast<uint32_t>(b.v[l]));
     return a;
   }
   static HIFSIM_INLINE VI sllv_i(VI a, VI count) {

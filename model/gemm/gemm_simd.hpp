@@ -271,12 +271,13 @@ struct Isa {
       int8_t a[4];
       std::memcpy(b, &b_u8.v[l], 4);
       std::memcpy(a, &a_s8.v[l], 4);
-      acc.v[l] += b[0] * a[0] + b[1] * a[1] + b[2] * a[2] + b[3] * a[3];
+      const int32_t d = b[0] * a[0] + b[1] * a[1] + b[2] * a[2] + b[3] * a[3];  // |d| < 2^17
+      acc.v[l] = static_cast<int32_t>(static_cast<uint32_t>(acc.v[l]) + static_cast<uint32_t>(d));  // wraps like vpaddd
     }
     return acc;
   }
-  static HIFSIM_INLINE VI add_i(VI a, VI b) {
-    for (int l = 0; l < L; ++l) a.v[l] += b.v[l];
+  static HIFSIM_INLINE VI add_i(VI a, VI b) {  // wraps like vpaddd (no signed overflow)
+    for (int l = 0; l < L; ++l) a.v[l] = static_cast<int32_t>(static_cast<uint32_t>(a.v[l]) + static_cast<uint32_t>(b.v[l]));
     return a;
   }
   static HIFSIM_INLINE VI mullo_i(VI a, VI b) {  // the low 32 bits, wrapping like vpmulld (no signed overflow)

@@ -57,28 +57,51 @@ void check_nesting(const std::string& text, const std::string& where) {
                   "nested deeper than " + std::to_string(kYamlMaxDepth) + " levels (hifsim's limit for YAML inputs)");
   }
 }
+
+// The file's documents, each as its own text. yaml-cpp 0.7's LoadAll never returns on some
+// malformed input (a fuzz_sweep finding) while Load of one document does, so the documents are
+// split at their markers ("---" or "..." starting a line) and loaded one by one. Each text starts
+// with as many empty lines as precede its document, so every mark is a line of the whole file.
+std::vector<std::string> split_documents(const std::string& text) {
+  auto marker = [](const std::string& l, const char* m) {
+    return l.compare(0, 3, m) == 0 && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r' || l[3] == '\n');
+  };
+  std::vector<std::string> docs(1);
+  size_t line = 0;
+  for (size_t pos = 0; pos < text.size(); ++line) {
+    const size_t nl = text.find('\n', pos);
+    const size_t next = nl == std::string::npos ? text.size() : nl + 1;
+    const std::string l = text.substr(pos, next - pos);
+    pos = next;
+    if (marker(l, "---") && docs.back().size() > line) docs.emplace_back(line, '\n');
+    if (docs.back().empty()) docs.back().assign(line, '\n');
+    docs.back() += l;
+    if (marker(l, "...")) docs.emplace_back();
+  }
+  return docs;
+}
 }  // namespace
 
 YAML::Node parse_yaml(const std::string& text, const std::string& where) {
   check_nesting(text, where);
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    throw Error(where, "line " + std::to_string(e.mark.line + 1) + ", column " + std::to_string(e.mark.column + 1),
-                "not valid YAML: " + e.msg);
+  std::vector<YAML::Node> real;  // the documents that hold something
+  for (const std::string& d : split_documents(text)) {
+    YAML::Node n;
+    try {
+      n = YAML::Load(d);
+    } catch (const YAML::Exception& e) {
+      throw Error(where, "line " + std::to_string(e.mark.line + 1) + ", column " + std::to_string(e.mark.column + 1),
+                  "not valid YAML: " + e.msg);
+    }
+    if (!n.IsNull()) real.push_back(n);
   }
-  size_t real = 0;
-  for (const YAML::Node& d : docs) real += !d.IsNull();
-  if (real > 1) {
-    const std::string at = yaml_line(docs[1]);
+  if (real.size() > 1) {
+    const std::string at = yaml_line(real[1]);
     throw Error(where, at.empty() ? "---" : at,
-                "a second YAML document (after '---'): the file holds " + std::to_string(real) +
+                "a second YAML document (after '---'): the file holds " + std::to_string(real.size()) +
                     " documents and hifsim reads exactly one (remove the separator and what follows, or split the file)");
   }
-  for (const YAML::Node& d : docs)
-    if (!d.IsNull()) return d;
-  return docs.empty() ? YAML::Node() : docs.front();
+  return real.empty() ? YAML::Node() : real.front();
 }
 
 YAML::Node load_yaml_text(const std::string& text, const std::string& where) {

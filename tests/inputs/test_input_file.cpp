@@ -114,6 +114,24 @@ TEST(Yaml, AliasBombsAndCyclesAreBounded) {
   EXPECT_TRUE(contains(c, "cyc.yaml: a[0][0][0]") && contains(c, "...: nested deeper than 256 levels (a cyclic alias?)")) << c;
 }
 
+// yaml-cpp 0.7's LoadAll never returned on this input (fuzz_sweep,
+// fuzz/regressions/sweep/loadall-never-returns.yaml): documents are split at their markers and
+// loaded one by one, their marks lines of the whole file.
+TEST(Yaml, DocumentsAreSplitAtTheirMarkers) {
+  const std::string hang = error_within([] { io::load_yaml_text(",;\xff\xff\xff\xff\n\xfd\xff\xff\xff" "a80x\n", "h.yaml"); }, 10);
+  EXPECT_EQ(hang, "") << hang;  // "HUNG" with LoadAll
+  EXPECT_EQ(error_of([] { io::load_yaml_text("a: 1\n---\nb: 2\n", "t.yaml"); }),
+            "t.yaml: line 3: a second YAML document (after '---'): the file holds 2 documents and hifsim reads exactly one "
+            "(remove the separator and what follows, or split the file)");
+  EXPECT_TRUE(contains(error_of([] { io::load_yaml_text("a: 1\n...\nb: 2\n", "t.yaml"); }), "t.yaml: line 3: a second YAML document"));
+  EXPECT_TRUE(contains(error_of([] { io::load_yaml_text("a: 1\n---\nb: [1,\n", "t.yaml"); }), "t.yaml: line 4, column 1: not valid YAML"));
+  // One document with its markers, comments and empty documents around it is one document.
+  const YAML::Node n = io::load_yaml_text("# c\n---\na: 1\n...\n---\n# only a comment\n", "t.yaml");
+  EXPECT_EQ(n["a"].as<int>(), 1);
+  EXPECT_EQ(n["a"].Mark().line, 2);  // marks are lines of the whole file
+  EXPECT_EQ(error_of([] { io::load_yaml_text("s: '---'\nt: x---y\n", "t.yaml"); }), "");  // not markers
+}
+
 TEST(Yaml, StrictIntegersAndFileRules) {
   const YAML::Node n = io::load_yaml_text("a: 9223372036854775807\nb: 9223372036854775808\nc: '5'\nd: 0x10\ne: -3\nf: 18446744073709551615\n", "t");
   EXPECT_EQ(*io::yaml_int64(n["a"]), INT64_MAX);

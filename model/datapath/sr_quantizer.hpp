@@ -15,6 +15,8 @@
 #pragma once
 #include <cstdint>
 
+#include "formats/stochastic.hpp"
+
 namespace hifsim::dp {
 
 enum class SrElem { nvfp4_e2m1 = 0, hif4_s1p2 = 1 };  // the RTL's FMT
@@ -36,7 +38,7 @@ struct SrqStages {
 
 // The widths the description prices (sr_quantizer_hw.cpp).
 struct SrqBounds {
-  static int lanes_per_word(unsigned bits) { return 64 / static_cast<int>(bits); }
+  static int lanes_per_word(unsigned bits) { return static_cast<int>(fmt::sr_lanes(bits)); }
   // Threefry calls per operation: the groups 16 consecutive elements from any lane can span.
   static int words(unsigned bits) { return (lanes_per_word(bits) - 1 + kSrqLanes - 1) / lanes_per_word(bits) + 1; }
 };

@@ -15,11 +15,11 @@ Component c(const char* name, Kind k, int p1, int p2, int count, const char* wha
 std::vector<PkgConst> pkg() {
   std::vector<PkgConst> p = {{"SRQ_LANES", kSrqLanes, "elements per operation"},
                              {"SRQ_TF_ROUNDS", fmt::kThreefryRounds, "Threefry-2x32 rounds"},
-                             {"SRQ_TF_PARITY", 0x1BD11BDA, "key schedule parity constant (Threefry-2x32)"},
+                             {"SRQ_TF_PARITY", static_cast<long long>(fmt::kThreefryParity), "key schedule parity constant (Threefry-2x32)"},
                              {"SRQ_E2M1_SAT", 0x41000000, "FP32 bits of 8.0: E2M1 saturates from here (FMT 0)"},
                              {"SRQ_S1P2_SAT", 0x40E00000, "FP32 bits of 7.0: S1P2 saturates from here (FMT 1)"}};
-  static const int kRot[8] = {13, 15, 26, 6, 17, 29, 16, 24};  // formats/stochastic.hpp
-  for (int r = 0; r < 8; ++r) p.push_back({"SRQ_TF_R" + std::to_string(r), kRot[r], r ? "" : "rotations R[r mod 8]"});
+  for (int r = 0; r < 8; ++r)
+    p.push_back({"SRQ_TF_R" + std::to_string(r), static_cast<long long>(fmt::kThreefryRot[r]), r ? "" : "rotations R[r mod 8]"});
   return p;
 }
 

@@ -770,17 +770,24 @@ void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n,
   block_codes(BlockCodes{x, n, codes, &scale, *p, elem.sign_bit(), away, nullptr, {}});
 }
 
+namespace {
+// A tensor scale the fast paths take: degenerate ones (an all-zero tensor) keep the reference's rules.
+bool regular_tensor_scale(const Nvfp4TensorScale& ts) {
+  return ts.decode > 0.0f && std::isfinite(ts.decode) && std::isfinite(ts.encode);
+}
+}  // namespace
+
 void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
                                uint8_t& scale) {
-  // NaN/Inf inputs and degenerate tensor scales (an all-zero tensor) keep the reference's rules.
-  bool finite = n <= 16 && ts.decode > 0.0f && std::isfinite(ts.decode) && std::isfinite(ts.encode);
+  // NaN/Inf inputs and degenerate tensor scales keep the reference's rules.
+  bool finite = n <= 16 && regular_tensor_scale(ts);
   for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
   if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale);
   block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
 }
 
 bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code) {
-  if (!(ts.decode > 0.0f && std::isfinite(ts.decode) && std::isfinite(ts.encode))) return false;
+  if (!regular_tensor_scale(ts)) return false;
   code = nvfp4_block_scale(bmax, ts, recipe).code;
   return true;
 }

@@ -22,16 +22,21 @@ constexpr int kThreefryRounds = 20;
 
 inline uint32_t rotl32(uint32_t x, unsigned r) { return (x << r) | (x >> ((32 - r) & 31)); }
 
+// Threefry-2x32's rotation constants R[r mod 8] and key-schedule parity (also the RTL's,
+// datapath/sr_quantizer_hw.cpp).
+inline constexpr unsigned kThreefryRot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+inline constexpr uint32_t kThreefryParity = 0x1BD11BDAu;
+
 // Threefry-2x32-20 of counter (c0, c1) under key (k0, k1) = (seed low word, seed high word).
 // Returns x0 | x1 << 32. Known answers (Random123 kat_vectors): tests/formats/test_stochastic.cpp.
+
 inline uint64_t threefry2x32_20(uint64_t seed, uint32_t c0, uint32_t c1) {
-  static constexpr unsigned kRot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
   const uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
-  const uint32_t ks[3] = {k0, k1, 0x1BD11BDAu ^ k0 ^ k1};
+  const uint32_t ks[3] = {k0, k1, kThreefryParity ^ k0 ^ k1};
   uint32_t x0 = c0 + ks[0], x1 = c1 + ks[1];
   for (int r = 0; r < kThreefryRounds; ++r) {
     x0 += x1;
-    x1 = rotl32(x1, kRot[r & 7]);
+    x1 = rotl32(x1, kThreefryRot[r & 7]);
     x1 ^= x0;
     if ((r & 3) == 3) {  // key injection s after every 4 rounds
       const uint32_t s = static_cast<uint32_t>(r + 1) >> 2;

@@ -63,18 +63,16 @@ void fpi_tile(const tile::Call& t, const tile::FpiA& a, const tile::FpiB& b) {
       for (int v = 0; v < NV; ++v) {
         const size_t ib = blk * NR + v * L;
         const VI e = Isa::add_i(ea, Isa::load_i(b.e + ib));
-        const unsigned ok = Isa::le_f(Isa::mul_f(na, Isa::load_f(b.norm + ib)), tile::kFpiNormLimit) &
-                            Isa::in_range_i(e, -126, 96) &
-                            Isa::le_i(Isa::add_i(da, Isa::load_i(b.d + ib)), t.max_spread);
+        const VF nn = Isa::mul_f(na, Isa::load_f(b.norm + ib));  // the block sum's bound
+        const unsigned spread_ok = Isa::le_i(Isa::add_i(da, Isa::load_i(b.d + ib)), t.max_spread);
+        const unsigned ok = Isa::le_f(nn, tile::kFpiNormLimit) & Isa::in_range_i(e, -126, 96) & spread_ok;
         VF val = Isa::mul_f(Isa::cvt_f(S[r][v]), Isa::pow2_f(e));
         unsigned bad = ~ok & ((1u << L) - 1);
         if (bad) {
           // Lanes whose int16 forms hold the block but whose sum may not fit int32: the same sum
           // in int64 (|S| < 64 * 2^30), rounded once (int64 -> float) and scaled exactly (normal
           // while eA + eB <= 91). The rest go to fixup (gemm_fpi_exact.hpp).
-          const unsigned wide = bad & Isa::le_f(Isa::mul_f(na, Isa::load_f(b.norm + ib)), 0x1p127f) &
-                                Isa::in_range_i(e, -126, 91) &
-                                Isa::le_i(Isa::add_i(da, Isa::load_i(b.d + ib)), t.max_spread);
+          const unsigned wide = bad & Isa::le_f(nn, 0x1p127f) & Isa::in_range_i(e, -126, 91) & spread_ok;
           alignas(64) float tmp[L];
           alignas(64) int32_t ev[L];
           Isa::store_f(tmp, val);

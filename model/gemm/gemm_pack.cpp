@@ -61,8 +61,10 @@ float e2m1_int_scales(KernelFamily f, const uint8_t* codes, const uint16_t* elem
   const float bad = std::numeric_limits<float>::quiet_NaN();
   int sig[4] = {}, ex[4] = {};
   int emin = INT32_MAX;
+  // Every factor is written before any early return: the kernel computes every lane of a block
+  // whose base is NaN and discards them later, so none may be left unset.
+  for (size_t j = 0; j < nsb; ++j) fac[j * step] = 0;
   for (size_t j = 0; j < nsb; ++j) {
-    fac[j * step] = 0;
     if (f == KernelFamily::nvfp4) {
       const Elem e = decode_e4m3(codes[j]);
       if (e.kind == Elem::nan) return bad;

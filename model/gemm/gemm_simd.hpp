@@ -285,11 +285,8 @@ struct Isa {
       a.v[l] = static_cast<int32_t>(static_cast<uint32_t>(a.v[l]) * static_cast<uint32_t>(b.v[l]));
     return a;
   }
-  static HIFSIM_INLINE VI sllv_i(VI a, VI count) {  // like vpsllvd: a count outside 0..31 gives 0
-    for (int l = 0; l < L; ++l) {
-      const uint32_t c = static_cast<uint32_t>(count.v[l]);
-      a.v[l] = c > 31 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(a.v[l]) << c);
-    }
+  static HIFSIM_INLINE VI sllv_i(VI a, VI count) {
+    for (int l = 0; l < L; ++l) a.v[l] = static_cast<int32_t>(static_cast<uint32_t>(a.v[l]) << count.v[l]);
     return a;
   }
   static HIFSIM_INLINE void store_i(int32_t* p, VI x) { std::memcpy(p, x.v, sizeof x.v); }

@@ -106,7 +106,7 @@ eval::RunRequest read_request(const cli::ArgParser& p) {
   return r;
 }
 
-const eval::Engine engine_named(const std::string& engine) {
+eval::Engine engine_named(const std::string& engine) {
   return [engine](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs, const perf::RunOptions& o) {
 #if HIFSIM_HAVE_TLM
     if (engine == "tlm") return tlm_model::run_tlm(unit, jobs, o);
@@ -117,7 +117,7 @@ const eval::Engine engine_named(const std::string& engine) {
 
 // --recipe: the trace as a training step (eval/training_step.hpp); timing only.
 int run_step_command(const cli::ArgParser& p, const std::vector<std::string>& argv, const cfg::UnitConfig& u,
-                      const std::vector<std::string>& overrides, eval::RunRequest& r, const std::string& engine, bool quiet) {
+                      const std::vector<std::string>& overrides, const eval::RunRequest& r, const std::string& engine, bool quiet) {
   if (!p.has("trace")) throw Error("command line", "--recipe", "needs --trace (a training trace)");
   if (p.is_set("simulate-all")) throw Error("command line", "--recipe", "not with --simulate-all");
   const std::string out = p.get("out");

@@ -54,10 +54,12 @@ NodeUnits load_node_units(const std::string& dir, const std::string& node) {
 const NodeUnitRow* NodeUnits::find(const dp::hw::UnitDesc& d) const {
   for (const NodeUnitRow& r : rows) {
     if (r.module != d.rtl_top) continue;
-    std::map<std::string, int> want;  // the row's instance: the module's defaults, then its parameters
+    // Both instances in full: the module's defaults, then the row's or the description's
+    // parameters (a description may name only the parameters that change its hardware).
+    std::map<std::string, int> want;
     for (const dp::hw::RtlParam& p : dp::hw::rtl_defaults(r.module)) want[p.name] = p.value;
+    std::map<std::string, int> have = want;
     for (const auto& [k, v] : r.params) want[k] = v;
-    std::map<std::string, int> have;
     for (const dp::hw::RtlParam& p : d.rtl_params) have[p.name] = p.value;
     if (want == have) return &r;
   }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "cost/cost.hpp"
 #include "cost/inventory.hpp"
@@ -16,22 +15,6 @@ namespace {
 bool catalog_has(const std::string& name) {
   const auto& c = dp::hw::unit_catalog();
   return std::any_of(c.begin(), c.end(), [&](const dp::hw::CatalogUnit& u) { return u.name == name; });
-}
-
-// The node's synthesised row of the unit with these parameters on top of its catalog defaults
-// (every RTL parameter the row does not name at its default), if any.
-const NodeUnitRow* row_at(const NodeUnits& units, const std::string& name, const dp::hw::ParamList& params) {
-  std::map<std::string, int> want;
-  for (const dp::hw::RtlParam& p : dp::hw::rtl_defaults(name)) want[p.name] = p.value;
-  std::map<std::string, int> dflt = want;
-  for (const auto& [k, v] : params) want[k] = v;
-  for (const NodeUnitRow& r : units.rows) {
-    if (r.module != name) continue;
-    std::map<std::string, int> have = dflt;
-    for (const auto& [k, v] : r.params) have[k] = v;
-    if (have == want) return &r;
-  }
-  return nullptr;
 }
 
 // The RTL parameters a block's catalog unit takes from the run, where the unit has them:
@@ -83,21 +66,21 @@ BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, Bl
     }
     case TrainingBlock::transpose_buffer: {
       // Every element written into and read out of a T x T x in_bytes SRAM (double-buffered).
-      const uint64_t bytes = std::max<uint64_t>(1, 2 * p.transpose_tile * p.transpose_tile * p.in_bytes);
+      // A buffer outside the table's sizes is priced as its nearest macro (a smaller one as the
+      // smallest: an upper bound), not refused: training.transpose_tile takes 0..65536.
+      const uint64_t need = 2 * p.transpose_tile * p.transpose_tile * p.in_bytes;
+      const uint64_t bytes = t.sram.rows.empty() ? std::max<uint64_t>(1, need)
+                                                 : std::clamp(need, t.sram.rows.front().bytes, t.sram.rows.back().bytes);
       const SramRow row = t.sram.at(bytes, "transpose_buffer");
       e.pj_per_element = static_cast<double>(p.in_bytes) * (row.read_pj_per_byte + row.write_pj_per_byte);
-      e.source = node + "one write and one read per byte of a " + std::to_string(bytes) + "-byte SRAM (" + t.sram.file + ")";
+      e.source = node + "one write and one read per byte of a " + std::to_string(bytes) + "-byte SRAM (" + t.sram.file + ")" +
+                 (bytes != need ? " for a " + std::to_string(need) + "-byte buffer (the table's nearest size)" : "");
       break;
     }
   }
   return e;
 }
 
-}  // namespace
-
-namespace {
-// One row per block: its name in reports and the catalog unit it is looked up by ("" = the
-// format's own quantizer, "<format>_quantizer").
 // One row per block: its name in reports, the catalog unit it is looked up by ("<format>" and
 // "<N>" stand for the format's name and the Hadamard size) and the elements one operation of that
 // unit handles (its energy.csv figure is per operation; 0 = the dot width).
@@ -120,6 +103,12 @@ constexpr bool rows_in_enum_order() {
 }
 static_assert(rows_in_enum_order(), "kBlocks is indexed by TrainingBlock");
 const BlockRow& row_of(TrainingBlock b) { return kBlocks[static_cast<int>(b)]; }
+
+double elements_per_op(TrainingBlock b, const BlockParams& p) {
+  const int n = row_of(b).elements_per_op;
+  if (n) return n;
+  return b == TrainingBlock::transpose_buffer ? static_cast<double>(p.transpose_tile) : p.lanes;
+}
 }  // namespace
 
 const char* training_block_name(TrainingBlock b) { return row_of(b).name; }
@@ -135,12 +124,6 @@ std::string training_block_unit(TrainingBlock b, const BlockParams& p) {
   return u;
 }
 
-double elements_per_op(TrainingBlock b, const BlockParams& p) {
-  const int n = row_of(b).elements_per_op;
-  if (n) return n;
-  return b == TrainingBlock::transpose_buffer ? static_cast<double>(p.transpose_tile) : p.lanes;
-}
-
 BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const BlockParams& p) {
   BlockEnergy e;
   e.block = b;
@@ -151,7 +134,7 @@ BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const Bl
   const dp::hw::UnitDesc d = dp::hw::unit_by_name(e.catalog_unit, params);
   const double per_op = elements_per_op(b, p);
   e.proxy = false;
-  if (const NodeUnitRow* r = row_at(t.units, e.catalog_unit, params); r && r->gate_pj >= 0) {
+  if (const NodeUnitRow* r = t.units.find(d); r && r->gate_pj >= 0) {
     e.pj_per_element = r->gate_pj / per_op;
     e.source = "catalog " + e.catalog_unit + " " + r->parameters + ": " + t.node + " gate-level energy per operation (" +
                t.units.energy_file + ", trace " + r->energy_trace + ") / " + fmt_g(per_op, 4) + " elements";
@@ -163,8 +146,7 @@ BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const Bl
   if (b == TrainingBlock::quantize_sr) {
     // The SR unit replaces only the element rounding: the block scale is the round-to-nearest
     // quantizer's, whose figure (element rounding included: an upper bound) is added.
-    BlockParams rn = p;
-    const BlockEnergy q = training_block_energy(t, TrainingBlock::quantize_rn, rn);
+    const BlockEnergy q = training_block_energy(t, TrainingBlock::quantize_rn, p);
     e.pj_per_element += q.pj_per_element;
     e.proxy = q.proxy;
     e.source += " + the round-to-nearest quantizer's scale path (" + q.catalog_unit + (q.proxy ? ", a proxy" : "") + ")";

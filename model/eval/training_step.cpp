@@ -32,9 +32,8 @@ struct OpPlan {
 };
 
 Kind gemm_kind(const io::Trace& t, const io::TraceOp& op) {
-  static const char* names[] = {"fprop", "dgrad", "wgrad", "attn_fwd", "attn_bwd"};
-  for (size_t k = 0; k < 5; ++k)
-    if (op.kind == names[k]) return static_cast<Kind>(k);
+  for (size_t k = 0; k < k_quantize; ++k)  // the GEMM kinds come first in step_kinds()
+    if (op.kind == step_kinds()[k]) return static_cast<Kind>(k);
   throw Error(t.manifest, op.name + ".kind", "'" + op.kind + "' is not a training-step op kind");
 }
 
@@ -123,11 +122,10 @@ cfg::UnitConfig unit_in(const cfg::UnitConfig& u, const TrainingStepRequest& r, 
   return cfg::load_unit_config(r.config, o);
 }
 
-// Everything of one format: its unit, its GEMM jobs (one per op, trace order) and their kinds.
+// Everything of one format: its unit, its GEMM jobs (one per op, trace order) and their plans.
 struct FormatGroup {
   cfg::UnitConfig unit;
   std::vector<perf::Job> jobs;
-  std::vector<Kind> kinds;
   std::vector<size_t> ops;      // trace op of each job
   std::vector<OpPlan> plans;
   FormatLine line;
@@ -227,11 +225,11 @@ void time_gemms(FormatGroup& g, const std::vector<perf::JobResult>& res, const T
   std::vector<perf::Actions> actions(k_count);
   for (size_t j = 0; j < res.size(); ++j) {
     const perf::RunReport& rep = res[j].report;
-    KindLine& k = g.line.kinds[g.kinds[j]];
+    KindLine& k = g.line.kinds[g.plans[j].kind];
     k.count += g.jobs[j].instances;
     k.cycles += rep.cycles.scaled(g.jobs[j].instances);
     k.macs += static_cast<double>(rep.macs) * static_cast<double>(g.jobs[j].instances);
-    actions[g.kinds[j]] += rep.actions.scaled(g.jobs[j].instances);
+    actions[g.plans[j].kind] += rep.actions.scaled(g.jobs[j].instances);
   }
   g.line.cost_unsupported = cost_unsupported(g.unit);
   if (!ct || !g.line.cost_unsupported.empty()) return;
@@ -325,7 +323,6 @@ TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepReque
     j.M = op.M, j.N = op.N, j.K = op.K;
     j.instances = op.batch * (r.one_layer ? 1 : op.repeat);
     g.jobs.push_back(j);
-    g.kinds.push_back(p.kind);
     g.ops.push_back(i);
     g.plans.push_back(p);
     if (p.fp32 && s.notes.empty())
@@ -449,7 +446,10 @@ std::string training_step_text(const TrainingStep& s) {
   line(s.total);
   for (const auto& f : s.formats)
     o += "  format " + f.format + " (GEMMs: " + f.engine + ", " + f.timing + "): " + std::to_string(f.total.cycles.total) +
-         " cycles, " + fmt_g(f.total.energy_pj * 1e-6, 4) + " uJ" + (f.activity.empty() ? "" : " (activity: " + f.activity + ")") + (f.cost_unsupported.empty() ? "" : " (no cost: " + f.cost_unsupported + ")") + "\n";
+         " cycles, " +
+         (s.cost && f.cost_unsupported.empty() ? fmt_g(f.total.energy_pj * 1e-6, 4) + " uJ" : std::string("no energy")) +
+         (f.activity.empty() ? "" : " (activity: " + f.activity + ")") +
+         (f.cost_unsupported.empty() ? "" : " (no cost: " + f.cost_unsupported + "; the step's energy leaves this format out)") + "\n";
   for (const auto& b : s.blocks)
     o += std::string("  block ") + cost::training_block_name(b.block) + " [" + b.catalog_unit + "]: " + fmt_g(b.pj_per_element, 4) +
          " pJ/element" + (b.proxy ? " (PROXY)" : "") + " -- " + b.source + "\n";

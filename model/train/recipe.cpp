@@ -49,12 +49,14 @@ struct Reader {
     if (!n.IsScalar()) fail(field, n, "must be a string");
     return n.as<std::string>();
   }
-  std::optional<fmt::Format> format(const YAML::Node& n, const std::string& field) const {
+  // `also`: another value the field takes, named in the message.
+  std::optional<fmt::Format> format(const YAML::Node& n, const std::string& field, const std::string& also = "") const {
     const std::string s = text(n, field);
     if (s == "fp32") return std::nullopt;
     const auto f = fmt::parse_format(s);
     if (!f || !fmt::format_info(*f).tensor)
-      fail(field, n, "'" + s + "' is not fp32 or a tensor format (" + fmt::tensor_format_names() + ")");
+      fail(field, n, "'" + s + "' is not fp32" + (also.empty() ? "" : ", " + also) + " or a tensor format (" +
+                         fmt::tensor_format_names() + ")");
     return f;
   }
   OperandRounding rounding(const YAML::Node& n, const std::string& field) const {
@@ -183,7 +185,7 @@ Recipe load_recipe(const std::string& name_or_path) {
     rd.only_keys(opt, "optimizer", {"second_moment", "second_moment_transform"});
     if (const YAML::Node sm = opt["second_moment"]) {
       if (sm.IsScalar() && sm.Scalar() == "linear4-rank1") r.second_moment_linear4 = true;  // not an element format
-      else r.second_moment = rd.format(sm, "optimizer.second_moment");
+      else r.second_moment = rd.format(sm, "optimizer.second_moment", "linear4-rank1");
     }
     if (const YAML::Node t = opt["second_moment_transform"]) {
       const std::string s = rd.text(t, "optimizer.second_moment_transform");

@@ -91,7 +91,8 @@ void run_mismatch(const eval::CompareRequest& r, long tokens, const std::string&
     if (f != fmt::Format::bf16) fl += (fl.empty() ? "" : ",") + std::string(fmt::format_info(f).name);
   const PythonCommand mm = python_module(
       "mismatch", {"--model", "smollm2", "--text", locate_data("traces/text/pride_and_prejudice_ch1.txt"), "--tokens",
-                   std::to_string(tokens), "--formats", fl, "--jobs", std::to_string(r.threads), "--out", data, "--quiet"},
+                   std::to_string(tokens), "--formats", fl, "--jobs", std::to_string(r.threads), "--hif4-convention",
+                   fmt::hif4_convention_name(r.hif4_convention), "--out", data, "--quiet"},
       "mismatch");
   cli::run_child(mm.argv, mm.env, "mismatch");
 }
@@ -203,7 +204,11 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   } else if (ppl_tokens > 0) {
     say("perplexity: skipped (no tokenizer for " + r.trace.model_name + ")");
   }
-  if (mismatch_tokens > 0 && has_tokenizer(r.trace)) {
+  const bool beside_bf16 =  // bf16 is every row's baseline: a format beside it is needed
+      std::any_of(r.formats.begin(), r.formats.end(), [](fmt::Format f) { return f != fmt::Format::bf16; });
+  if (mismatch_tokens > 0 && !beside_bf16) {
+    say("rollout/training mismatch: skipped (no format but bf16)");
+  } else if (mismatch_tokens > 0 && has_tokenizer(r.trace)) {
     say("rollout/training mismatch: " + r.trace.model_name + ", " + std::to_string(mismatch_tokens) + " tokens");
     run_mismatch(r, mismatch_tokens, data);
     outs.add_external(data + "/mismatch.json", "rollout/training mismatch per format");

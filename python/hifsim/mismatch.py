@@ -22,6 +22,7 @@ REPORT_DIR/data the report renders the table (`hifsim compare --mismatch-tokens 
 """
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -30,7 +31,7 @@ import numpy as np
 
 import hifsim as H
 from hifsim.capture import llama_numpy as ln
-from hifsim.perplexity import make_hook
+from hifsim.perplexity import _OPTIONS, make_hook
 
 
 def log(msg):
@@ -53,11 +54,14 @@ def weights_once_gemm():
     return linear_gemm
 
 
-def rollout_logprobs(model, ids, hook):
-    """log-softmax of the decode forward: one token at a time through a KV cache."""
+def rollout_logprobs(model, ids, hook, head=None):
+    """log-softmax of the decode forward: one token at a time through a KV cache (head: the
+    classifier in float64, when the caller converted it once for several rollouts)."""
     cache = ln.KVCache(model.config, max_len=len(ids))
     out = np.empty((len(ids), model.config.vocab_size))
-    lin, head = weights_once_gemm(), model.classifier.astype(np.float64)
+    lin = weights_once_gemm()
+    if head is None:
+        head = model.classifier.astype(np.float64)
     for i, t in enumerate(ids):
         out[i] = ln.log_softmax(ln.forward(model, [t], cache=cache, quantize=hook, linear_gemm=lin,
                                            logits_for="last", classifier_b64=head))[0]
@@ -80,16 +84,43 @@ PAIRS = ("rollout_vs_train_same", "resq_vs_train_same", "rollout_vs_train_bf16",
 
 
 def measure_format(model, inputs, targets, fmt, residual, train_bf16):
-    """One table row: the four pairs of one format, with its own NaN/Inf count and seconds."""
+    """One table row: the four pairs of one format, with its own NaN/Inf count and seconds. A row
+    measured through NaN/Inf quantized values, or whose figures are not finite, is not a score:
+    valid is False and its figures are None (never a number that could look good)."""
     t0, bad = time.time(), [0]
+    head = model.classifier.astype(np.float64)
     train = training_logprobs(model, inputs, make_hook(fmt, "none", bad))
-    roll = rollout_logprobs(model, inputs, make_hook(fmt, "none", bad))
-    roll_r = rollout_logprobs(model, inputs, make_hook(fmt, residual, bad))
+    roll = rollout_logprobs(model, inputs, make_hook(fmt, "none", bad), head)
+    roll_r = rollout_logprobs(model, inputs, make_hook(fmt, residual, bad), head)
     row = {"format": fmt}
     for key, (r, t) in zip(PAIRS, ((roll, train), (roll_r, train), (roll, train_bf16), (roll_r, train_bf16))):
         row[key + "_dlogp"], row[key + "_kl"] = compare(r, t, targets)
+    figures = [k + s for k in PAIRS for s in ("_dlogp", "_kl")]
+    row["valid"] = bad[0] == 0 and all(math.isfinite(row[k]) for k in figures)
+    if not row["valid"]:
+        row.update({k: None for k in figures})
     row["nonfinite"], row["seconds"] = bad[0], round(time.time() - t0, 1)
     return row
+
+
+def row_is_valid(r):
+    """Rows written before the valid field: invalid when they counted NaN/Inf values."""
+    return r.get("valid", not r.get("nonfinite"))
+
+
+def mismatch_table(mm):
+    """The rollout/training mismatch (mismatch.json) as Markdown: one row per format, each cell
+    mean |delta log p| / mean KL(rollout || training) in nats."""
+    out = [f"{mm['model']}, {mm['tokens']} tokens; rollout = decode with a KV cache, training = full-sequence "
+           f"forward; ResQ = Rollout-ResQ {mm['residual']} on the rollout only. Each cell: mean |Δ log p| / "
+           "mean KL(rollout ‖ training), nats (docs/training.md).", "",
+           "| format | rollout vs training (same format) | rollout+ResQ vs training (same format) | "
+           "rollout vs training BF16 | rollout+ResQ vs training BF16 | seconds |", "|---|---|---|---|---|---|"]
+    for r in mm["rows"]:
+        cells = [f"{r[k + '_dlogp']:.4f} / {r[k + '_kl']:.4f}" if row_is_valid(r) else "invalid (NaN/Inf)"
+                 for k in PAIRS]
+        out.append(f"| {r['format']} | " + " | ".join(cells) + f" | {r.get('seconds', '')} |")
+    return "\n".join(out)
 
 
 _SHARED = None  # (model, inputs, targets, residual, train_bf16) of the forked workers: inherited, never pickled
@@ -127,12 +158,31 @@ def main(argv=None):
     ap.add_argument("--residual", default="2:4", help="the Rollout-ResQ residual of the rollout (dense, 2:4, top50)")
     ap.add_argument("--jobs", type=int, default=1, help="formats measured in parallel, one process each (0 = one per "
                     "core); results do not depend on it")
+    ap.add_argument("--hif4-convention", default="official", choices=("official", "ascend-a6"),
+                    help="hif4 quantizer reference (docs/formats.md 3.1)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    from hifsim.capture.capture import ROOT, load_model
-    from hifsim.report.render_report import mismatch_table
-    ld = load_model(a.model)
+    formats = a.formats.split(",")
+    if a.tokens < 1:
+        ap.error(f"--tokens: {a.tokens} must be at least 1")
+    if a.jobs < 0:
+        ap.error(f"--jobs: {a.jobs} must be 0 (one per core) or more")
+    if not all(formats):
+        ap.error(f"--formats: '{a.formats}' names an empty format (give a comma-separated list, e.g. hif4,nvfp4)")
+    if a.residual not in ("dense", "2:4", "top50"):
+        ap.error(f"--residual: '{a.residual}' is not one of dense, 2:4, top50")
+    unknown = [f for f in formats if f not in H.tensor_formats()]
+    if unknown:
+        ap.error(f"--formats: {', '.join(unknown)}: unknown (choose from {', '.join(H.tensor_formats())})")
+    _OPTIONS.clear()
+    if a.hif4_convention != "official":
+        _OPTIONS["hif4"] = {"hif4_convention": a.hif4_convention}
+    from hifsim.capture.capture import ROOT, CaptureError, load_model
+    try:
+        ld = load_model(a.model)
+    except CaptureError as e:
+        ap.error(str(e))
     m = ld.model
     if ld.tokenizer is not None:
         ids = ld.tokenizer.encode(open(os.path.join(ROOT, a.text), encoding="utf-8").read())[:a.tokens + 1]
@@ -142,14 +192,17 @@ def main(argv=None):
     t0 = time.time()
     bad = [0]
     train_bf16 = training_logprobs(m, inputs, make_hook("bf16", "none", bad))
-    formats = a.formats.split(",")
     jobs = min(len(formats), a.jobs if a.jobs > 0 else (os.cpu_count() or 1))
     rows = []
+    baseline_ok = bad[0] == 0 and bool(np.all(np.isfinite(train_bf16)))
     for row in measure(m, inputs, targets, formats, a.residual, train_bf16, jobs):
+        if not baseline_ok:  # every row is measured against the BF16 baseline
+            row.update({k: None for k in row if k.endswith(("_dlogp", "_kl"))}, valid=False)
         rows.append(row)
         bad[0] += row["nonfinite"]
         if not a.quiet:
-            log(f"{row['format']}: " + ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "format")
+            log(f"{row['format']}: " + ", ".join(f"{k} {v:.4g}" if isinstance(v, (int, float)) else f"{k} {v}"
+                                                 for k, v in row.items() if k != "format")
                 + f" ({time.time() - t0:.0f} s)")
     if bad[0]:
         log(f"WARNING: {bad[0]} NaN/Inf quantized values")

@@ -3,7 +3,8 @@
 data/training/<recipe>/loss.csv shows the loss-curve plot and the loss-gap table with the gap
 computed from the last 10 steps; data/mismatch.json (python -m hifsim.mismatch) gives the
 rollout/training mismatch table, one row per format, a row with NaN/Inf values marked invalid;
-without them both are named under "Not in this report". Usage: check_report_training.py RENDER_REPORT_PY"""
+without them both are named under "Not in this report". Rendered as `hifsim compare` renders:
+python -m hifsim.report.render_report, the built package on PYTHONPATH. Usage: check_report_training.py"""
 import json
 import os
 import subprocess
@@ -33,20 +34,19 @@ def write_mismatch(d):
         json.dump({"model": "M", "tokens": 8, "residual": "2:4", "nonfinite": 3, "seconds": 1, "rows": rows}, f)
 
 
-def render(script, d):
+def render(d):
     with open(os.path.join(d, "data", "accuracy_summary.csv"), "w") as f:
         f.write("format,correction,sqnr_db,rel_frobenius,cosine,mean_underflow_a\nhif4,none,20,0.1,0.99,0.01\n")
-    subprocess.run([sys.executable, script, d, "--quiet"], check=True)
+    subprocess.run([sys.executable, "-m", "hifsim.report.render_report", d, "--quiet"], check=True)
     return open(os.path.join(d, "report.md")).read()
 
 
 def main():
-    script = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
         write_run(d, "fp32", [5.0] * 5 + [2.0] * 10, "inf")
         write_run(d, "hif4", [5.0] * 5 + [2.1] * 9 + [3.1], 12.5)   # mean of the last 10: 2.2 -> +10.00 %
         write_mismatch(d)
-        md = render(script, d)
+        md = render(d)
         assert "![training_loss](plots/training_loss.png)" in md, md
         assert "| fp32 | 15 | 2.0000 | — | exact | exact / exact / exact |" in md, md
         assert "| hif4 | 15 | 2.2000 | +10.00 % | 12.5 | 12.5 / 12.5 / 12.5 |" in md, md
@@ -56,7 +56,7 @@ def main():
         assert "| mxfp4 | invalid (NaN/Inf) |" in md, md
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.join(d, "data"))
-        md = render(script, d)
+        md = render(d)
         assert "training (data/training/<recipe>/loss.csv): not run" in md, md
         assert "training_loss" not in md, md
         assert "rollout/training mismatch (data/mismatch.json): not measured" in md, md

@@ -337,22 +337,6 @@ def training_table(runs):
     return "\n".join(out)
 
 
-def mismatch_table(mm):
-    """The rollout/training mismatch (python -m hifsim.mismatch's mismatch.json): one row per format,
-    each cell mean |delta log p| / mean KL(rollout || training) in nats."""
-    cols = ("rollout_vs_train_same", "resq_vs_train_same", "rollout_vs_train_bf16", "resq_vs_train_bf16")
-    out = [f"{mm['model']}, {mm['tokens']} tokens; rollout = decode with a KV cache, training = full-sequence "
-           f"forward; ResQ = Rollout-ResQ {mm['residual']} on the rollout only. Each cell: mean |Δ log p| / "
-           "mean KL(rollout ‖ training), nats (docs/training.md).", "",
-           "| format | rollout vs training (same format) | rollout+ResQ vs training (same format) | "
-           "rollout vs training BF16 | rollout+ResQ vs training BF16 | seconds |", "|---|---|---|---|---|---|"]
-    for r in mm["rows"]:
-        cells = ["invalid (NaN/Inf)" if r.get("nonfinite") else f"{r[k + '_dlogp']:.4f} / {r[k + '_kl']:.4f}"
-                 for k in cols]
-        out.append(f"| {r['format']} | " + " | ".join(cells) + f" | {r.get('seconds', '')} |")
-    return "\n".join(out)
-
-
 def perplexity_tables(ppl):
     """The perplexity section: every run, then the bit-exact GEMM against fake quantization."""
     num = lambda d: (lambda v: "invalid" if invalid(v) else f"{v:.{d}f}")
@@ -548,6 +532,7 @@ def main(argv=None):
     if training:
         sections.append(("Training: stories260K loss gaps per recipe (docs/training.md)", training_table(training)))
     if mismatch:
+        from hifsim.mismatch import mismatch_table  # mismatch.py needs no matplotlib: the table lives there
         sections.append(("Rollout/training mismatch", mismatch_table(mismatch)))
     if dot_units:
         sections.append(("64-length dot-product units versus the HiF4 paper's claims", dot_units))

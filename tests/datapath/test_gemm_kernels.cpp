@@ -677,3 +677,86 @@ TEST(GemmKernels, FpScalarPathRespectsTheWindow) {
   }
   EXPECT_TRUE(found) << "no HiF8 vector found";
 }
+
+// Ties in the int16 kernel's one rounding (FP32 accumulator, one FP8-E4M3 32-block, A = B, in the
+// kernel: q over 2^-6, S = 4096^2 + t): S = 2^24 + 1 is a tie below an even neighbour (RNE keeps
+// 2^12, ties-away gives 2^12 (1 + 2^-23)), S = 2^24 + 3 a tie below an odd one (RNE and ties-away
+// give 2^12 (1 + 2^-22), truncation 2^12 (1 + 2^-23)), S = 2^24 + 2 exact. A rounding one bit
+// off, ties-away or truncation fails one of them; each is checked against the unit and the value.
+TEST(GemmKernels, FpIntegerKernelRoundsTiesToEven) {
+  auto code_of = [](double v) {
+    for (uint16_t c = 0; c < 0x7F; ++c) {
+      const Elem e = decode_e4m3(static_cast<uint8_t>(c));
+      if (e.kind == Elem::num && std::ldexp(static_cast<double>(e.sig), e.exp) == v) return c;
+    }
+    ADD_FAILURE() << v << " is no E4M3 value";
+    return uint16_t{0};
+  };
+  struct Case {
+    int small;     // elements 2^-6 beside the one 64: S = 2^24 + small
+    double value;  // the FP32 result
+  };
+  const Case cases[] = {{1, 0x1p12}, {2, 0x1p12 * (1 + 0x1p-23)}, {3, 0x1p12 * (1 + 0x1p-22)}};
+  ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");
+  for (const Case& c : cases) {
+    fmt::QTensor a = blank(Format::fp8_e4m3, 1, 32);
+    a.codes[0] = code_of(64.0);
+    for (int i = 1; i <= c.small; ++i) a.codes[i] = code_of(0x1p-6);
+    const fmt::QTensor b = a;
+    GemmSpec s;
+    s.format = Format::fp8_e4m3;
+    const uint32_t want = fmt::f32_bits(static_cast<float>(c.value));
+    ASSERT_EQ(fmt::f32_bits(unit_dot(a, 0, b, 0, 0, s).value), want) << "S = 2^24 + " << c.small << ": the unit";
+    for (CpuVariant v : variants_under_test()) {
+      s.kernel = kernel_of(v);
+      GemmRunInfo info;
+      const uint32_t got = fmt::f32_bits(gemm_quantized(a, b, s, &info)[0]);
+      EXPECT_EQ(got, want) << "S = 2^24 + " << c.small << " " << variant_name(v) << ": got 0x" << std::hex << got;
+      if (v == CpuVariant::portable || v == CpuVariant::avx2) {
+        EXPECT_TRUE(info.fp_integer) << variant_name(v);
+        EXPECT_EQ(info.slow_scale_blocks, 0u) << "S = 2^24 + " << c.small << " " << variant_name(v) << ": left the kernel";
+      }
+    }
+  }
+}
+
+// The scalar exact path's two sums (gemm_fpi_exact.cpp): int64 while the products span at most 56
+// binades, 128 bits above. HiF8 N=64, exact window, A = B = (2^15, 2^3, 2^e): 2^30 + 2^6 is a tie
+// (2^30 (1 + 2^-24)) and 2^2e only a sticky bit that makes RNE round it up. With e = -20 the span
+// needs the 128-bit sum: an int64 sum there loses the sticky product (its shift leaves 64 bits)
+// and rounds the tie down to even; e = -8 stays in int64. Both blocks off the unit (no int16 form).
+TEST(GemmKernels, FpScalarPathSumsWideSpansIn128Bits) {
+  auto code_of = [](int x) -> uint16_t {
+    for (int c = 0; c < 0x80; ++c) {
+      const Elem e = decode_hif8(static_cast<uint8_t>(c));
+      if (e.kind == Elem::num && e.sig && std::ldexp(static_cast<double>(e.sig), e.exp) == std::ldexp(1.0, x))
+        return static_cast<uint16_t>(c);
+    }
+    ADD_FAILURE() << "2^" << x << " is no HiF8 value";
+    return 0;
+  };
+  const uint32_t want = fmt::f32_bits(0x1p30f * (1 + 0x1p-23f));
+  ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");
+  for (int e : {-8, -20}) {
+    fmt::QTensor a = blank(Format::hif8, 1, 64);
+    a.codes[0] = code_of(15);
+    a.codes[1] = code_of(3);
+    a.codes[2] = code_of(e);
+    const fmt::QTensor b = a;
+    GemmSpec s;
+    s.format = Format::hif8;
+    s.align = {0, AlignPolicy::trunc};
+    s.align_set = true;
+    ASSERT_EQ(fmt::f32_bits(unit_dot(a, 0, b, 0, 0, s).value), want) << "e=" << e << ": the unit";
+    for (CpuVariant v : variants_under_test()) {
+      s.kernel = kernel_of(v);
+      GemmRunInfo info;
+      const uint32_t got = fmt::f32_bits(gemm_quantized(a, b, s, &info)[0]);
+      EXPECT_EQ(got, want) << "e=" << e << " " << variant_name(v) << ": got 0x" << std::hex << got;
+      if (v == CpuVariant::portable || v == CpuVariant::avx2) {
+        EXPECT_EQ(info.slow_scale_blocks, 1u) << "e=" << e << " " << variant_name(v) << ": not the scalar path";
+        EXPECT_EQ(info.fallback_blocks, 0u) << "e=" << e << " " << variant_name(v) << ": the unit took it";
+      }
+    }
+  }
+}

@@ -367,6 +367,8 @@ def tu_rows(tu):
 
 
 TU_PROXY = {"area_mm2": "area_proxy", "energy_uj": "energy_proxy"}
+WIDE_PLOTS = {"training_unit"}  # four panels: the width of two figures in the HTML page
+WIDE_FIGURE = ' style="width:1060px"'
 
 
 def plot_training_unit(p, tu):
@@ -643,7 +645,7 @@ def main(argv=None):
            "th{background:#f3f3f3}figure{display:inline-block;margin:0.5em;vertical-align:top;width:520px}"
            "figure img{width:100%}figcaption{font-size:12px;color:#555}code{background:#f5f5f5}")
     figs = "".join(
-        f'<figure><img class="plot" alt="{n}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+        f'<figure{WIDE_FIGURE if n in WIDE_PLOTS else ""}><img class="plot" alt="{n}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
         f"<figcaption>{html.escape(cap)}</figcaption></figure>" for n, (png, cap) in p.made.items())
     body = [f"<h1>{html.escape(a.title)}</h1>", f"<p>{html.escape(intro)}</p>", f'<div id="plots">{figs}</div>']
     for title, table in sections:

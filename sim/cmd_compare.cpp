@@ -67,8 +67,8 @@ cli::ArgParser declare_options() {
            "buffer, SRAM and DRAM (docs/training.md): auto = when the trace is a training trace, on, off",
            std::string("auto"));
   p.option("training-unit-node", "NODE",
-           "cost node of the training-unit comparison: sky130 (the synthesised blocks' own rows) or 45nm",
-           std::string("sky130"));
+           "cost node of the training-unit comparison: sky130 (the synthesised blocks' own rows), 45nm, or auto\n"
+           "(sky130 when the cost tables have it, else 45nm)", std::string("auto"));
   p.flag("no-plots", "write the data only (no Python rendering)");
   p.flag("quiet", "no progress lines");
   return p;
@@ -184,8 +184,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   const TrainingSection training = plan_training(p, data, r.threads);
   const bool training_unit = wants_training_unit(p, r.trace);
   const std::string tu_node = p.get("training-unit-node");
-  if (tu_node != "sky130" && tu_node != "45nm")
-    throw Error("command line", "--training-unit-node", "expected sky130 or 45nm, got '" + tu_node + "'");
+  if (tu_node != "sky130" && tu_node != "45nm" && tu_node != "auto")
+    throw Error("command line", "--training-unit-node", "expected sky130, 45nm or auto, got '" + tu_node + "'");
   if (training_unit)
     for (const char* f : {"training_unit.json", "training_unit.csv"}) outs.expect(data + "/" + f);
   for (const std::string& d : training.dirs)
@@ -209,15 +209,16 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.add(data + "/dot_units.md", res.dot_units_md, "64-length dot-unit comparison");
   outs.add(data + "/error_vs_k.csv", res.error_vs_k_csv, "GEMM error versus K per accumulator");
   if (training_unit) {
-    say("training unit: a training step per format under its own recipe, " + tu_node + " cost tables");
+    say("training unit: a training step per format under its own recipe");
     eval::TrainingUnitRequest tu;
     tu.trace = &r.trace;
     tu.formats = r.formats;
     tu.configs = r.configs;
-    tu.node = tu_node;
+    tu.node = tu_node == "auto" ? "" : tu_node;
     tu.cost_options.activity_sample = r.activity_sample;
     tu.cost_options.threads = r.threads;
     const eval::TrainingUnitTable t = eval::compare_training_units(tu);
+    say("training unit: " + t.node + " cost tables");
     outs.add(data + "/training_unit.json", eval::training_unit_json(t), "training unit: area and energy per step by block");
     outs.add(data + "/training_unit.csv", eval::training_unit_csv(t), "training unit: one line per format and block");
   }

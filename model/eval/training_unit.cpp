@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cost/cost.hpp"
+#include "io/input_file.hpp"
 #include "perf/runner.hpp"
 #include "util/error.hpp"
 #include "util/json.hpp"
@@ -129,11 +130,14 @@ const std::vector<std::string>& training_unit_blocks() {
 TrainingUnitTable compare_training_units(const TrainingUnitRequest& r) {
   if (!r.trace) throw Error("command line", "--trace", "the training-unit comparison needs a trace");
   TrainingUnitTable out;
-  out.node = r.node;
+  const std::string dir = r.cost_options.cost_tables.empty() ? cost::default_tables_dir() : r.cost_options.cost_tables;
+  // The synthesised blocks' own rows where the tables have them (a user's folder may be 45 nm only).
+  out.node = !r.node.empty() ? r.node : io::not_regular_reason(dir + "/energy-sky130.yaml").empty() ? "sky130" : "45nm";
   out.trace = r.trace->manifest;
-  const cost::CostTables t = cost::load_tables(
-      r.cost_options.cost_tables.empty() ? cost::default_tables_dir() : r.cost_options.cost_tables, r.node);
-  for (size_t i = 0; i < r.formats.size(); ++i) out.rows.push_back(unit_row(r, t, r.formats[i], r.configs.at(i)));
+  const cost::CostTables t = cost::load_tables(dir, out.node);
+  TrainingUnitRequest with_node = r;
+  with_node.node = out.node;
+  for (size_t i = 0; i < r.formats.size(); ++i) out.rows.push_back(unit_row(with_node, t, r.formats[i], r.configs.at(i)));
   out.notes = {
       "each format under its own recipe (configs/recipes/<format>.yaml) on its unit; GEMMs the recipe runs in another "
       "format (the FP32 attention, timed on BF16 PEs; kept BF16 layers) spend their energy on that format's unit, "

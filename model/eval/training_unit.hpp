@@ -19,7 +19,7 @@ struct TrainingUnitRequest {
   const io::Trace* trace = nullptr;
   std::vector<fmt::Format> formats;
   std::vector<std::string> configs;  // the unit config of each format (same order)
-  std::string node = "sky130";       // the cost tables' node
+  std::string node;                  // the cost tables' node; empty: sky130 when the tables have it, else 45nm
   UnitEvalOptions cost_options;      // cost_tables, activity sample and seed
 };
 

@@ -12,6 +12,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "eval/format_compare.hpp"
+#include "eval/training_unit.hpp"
 #include "files_and_children.hpp"
 #include "gemm_options.hpp"
 #include "io/npy.hpp"
@@ -60,6 +61,14 @@ cli::ArgParser declare_options() {
            "also train stories260K N steps per --train-recipes (hifsim train, the report's training section;\n"
            "0 = skip; skipped with a note when stories260K.bin is not found)", std::string("100"));
   p.option("train-recipes", "R,...", "recipes of the training section", std::string("fp32,bf16,nvfp4,mxfp4,hif4,hif8"));
+  p.option("training-unit", "WHEN",
+           "the training-unit comparison: area and energy per training step of each format under its own recipe\n"
+           "(configs/recipes/<format>.yaml) on its unit, split into dot units, quantizers (RN, SR), RHT, transpose\n"
+           "buffer, SRAM and DRAM (docs/training.md): auto = when the trace is a training trace, on, off",
+           std::string("auto"));
+  p.option("training-unit-node", "NODE",
+           "cost node of the training-unit comparison: sky130 (the synthesised blocks' own rows), 45nm, or auto\n"
+           "(sky130 when the cost tables have it, else 45nm)", std::string("auto"));
   p.flag("no-plots", "write the data only (no Python rendering)");
   p.flag("quiet", "no progress lines");
   return p;
@@ -127,6 +136,15 @@ TrainingSection plan_training(const cli::ArgParser& p, const std::string& data, 
   return t;
 }
 
+// The training-unit comparison runs on a training trace (one with backward GEMMs) unless told.
+bool wants_training_unit(const cli::ArgParser& p, const io::Trace& t) {
+  const std::string w = p.get("training-unit");
+  if (w == "on") return true;
+  if (w == "off") return false;
+  if (w != "auto") throw Error("command line", "--training-unit", "expected auto, on or off, got '" + w + "'");
+  return std::any_of(t.ops.begin(), t.ops.end(), [](const io::TraceOp& op) { return op.kind == "dgrad" || op.kind == "wgrad"; });
+}
+
 int run(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   cli::ArgParser p = declare_options();
   if (!p.parse(args)) return 0;
@@ -164,6 +182,12 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   for (const auto& [path, text] : eval::accuracy_outputs({}, data, "accuracy_")) outs.expect(path);
   for (const char* f : {"units.csv", "area_breakdown.csv", "dot_units.md", "error_vs_k.csv"}) outs.expect(data + "/" + f);
   const TrainingSection training = plan_training(p, data, r.threads);
+  const bool training_unit = wants_training_unit(p, r.trace);
+  const std::string tu_node = p.get("training-unit-node");
+  if (tu_node != "sky130" && tu_node != "45nm" && tu_node != "auto")
+    throw Error("command line", "--training-unit-node", "expected sky130, 45nm or auto, got '" + tu_node + "'");
+  if (training_unit)
+    for (const char* f : {"training_unit.json", "training_unit.csv"}) outs.expect(data + "/" + f);
   for (const std::string& d : training.dirs)
     for (const char* f : {"/loss.csv", "/loss.svg"}) outs.expect(d + f);
   if (!quiet) {
@@ -184,6 +208,20 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   outs.add(data + "/area_breakdown.csv", res.area_breakdown_csv, "area by component (mm2)");
   outs.add(data + "/dot_units.md", res.dot_units_md, "64-length dot-unit comparison");
   outs.add(data + "/error_vs_k.csv", res.error_vs_k_csv, "GEMM error versus K per accumulator");
+  if (training_unit) {
+    say("training unit: a training step per format under its own recipe");
+    eval::TrainingUnitRequest tu;
+    tu.trace = &r.trace;
+    tu.formats = r.formats;
+    tu.configs = r.configs;
+    tu.node = tu_node == "auto" ? "" : tu_node;
+    tu.cost_options.activity_sample = r.activity_sample;
+    tu.cost_options.threads = r.threads;
+    const eval::TrainingUnitTable t = eval::compare_training_units(tu);
+    say("training unit: " + t.node + " cost tables");
+    outs.add(data + "/training_unit.json", eval::training_unit_json(t), "training unit: area and energy per step by block");
+    outs.add(data + "/training_unit.csv", eval::training_unit_csv(t), "training unit: one line per format and block");
+  }
   if (training.runs.empty() && p.get("train-steps") != "0")
     say("training: skipped (" + train::checkpoint_path("stories260k") + " not found; set HIFSIM_DATA)");
   for (size_t i = 0; i < training.runs.size(); ++i) {

@@ -32,6 +32,24 @@ double quantizer_proxy_pj_per_element(const CostTables& t, const BlockParams& p)
   return ops_energy_pj(t, quantizer_inventory(p.format, p.lanes), nullptr) / p.lanes;
 }
 
+double ge_mm2(const CostTables& t, double ge) { return ge * t.energy.at("ge_area_um2") * 1e-6; }
+
+// The transpose buffer's SRAM: 2 T x T tiles of in_bytes elements (double-buffered). A buffer
+// outside the table's sizes is priced as its nearest macro (a smaller one as the smallest: an
+// upper bound), not refused: training.transpose_tile takes 0..65536.
+struct TransposeSram {
+  uint64_t need = 0, bytes = 0;
+  SramRow row;
+};
+TransposeSram transpose_sram(const CostTables& t, const BlockParams& p) {
+  TransposeSram s;
+  s.need = 2 * p.transpose_tile * p.transpose_tile * p.in_bytes;
+  s.bytes = t.sram.rows.empty() ? std::max<uint64_t>(1, s.need)
+                                : std::clamp(s.need, t.sram.rows.front().bytes, t.sram.rows.back().bytes);
+  s.row = t.sram.at(s.bytes, "transpose_buffer");
+  return s;
+}
+
 // The proxy estimates: what the block must at least do per element, at the tables' coefficients.
 BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, BlockEnergy e) {
   const double un = t.energy.at("unmeasured_activity");
@@ -65,20 +83,44 @@ BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, Bl
       break;
     }
     case TrainingBlock::transpose_buffer: {
-      // Every element written into and read out of a T x T x in_bytes SRAM (double-buffered).
-      // A buffer outside the table's sizes is priced as its nearest macro (a smaller one as the
-      // smallest: an upper bound), not refused: training.transpose_tile takes 0..65536.
-      const uint64_t need = 2 * p.transpose_tile * p.transpose_tile * p.in_bytes;
-      const uint64_t bytes = t.sram.rows.empty() ? std::max<uint64_t>(1, need)
-                                                 : std::clamp(need, t.sram.rows.front().bytes, t.sram.rows.back().bytes);
-      const SramRow row = t.sram.at(bytes, "transpose_buffer");
-      e.pj_per_element = static_cast<double>(p.in_bytes) * (row.read_pj_per_byte + row.write_pj_per_byte);
-      e.source = node + "one write and one read per byte of a " + std::to_string(bytes) + "-byte SRAM (" + t.sram.file + ")" +
-                 (bytes != need ? " for a " + std::to_string(need) + "-byte buffer (the table's nearest size)" : "");
+      // Every element written into and read out of the buffer's SRAM.
+      const TransposeSram m = transpose_sram(t, p);
+      e.pj_per_element = static_cast<double>(p.in_bytes) * (m.row.read_pj_per_byte + m.row.write_pj_per_byte);
+      e.source = node + "one write and one read per byte of a " + std::to_string(m.bytes) + "-byte SRAM (" + t.sram.file + ")" +
+                 (m.bytes != m.need ? " for a " + std::to_string(m.need) + "-byte buffer (the table's nearest size)" : "");
       break;
     }
   }
   return e;
+}
+
+// The proxies' areas: the components their energies count, at the tables' area coefficients, for
+// one instance of elements_per_op elements.
+void proxy_area(const CostTables& t, TrainingBlock b, const BlockParams& p, BlockEnergy& e) {
+  const double n = e.elements_per_op;
+  const std::string node = t.node + " proxy estimate: ";
+  switch (b) {
+    case TrainingBlock::quantize_rn:
+      e.area_mm2 = ge_mm2(t, inventory_ge(t.coeffs, quantizer_inventory(p.format, p.lanes)) * n / p.lanes);
+      e.area_source = node + "the quantizer inventory of docs/cost.md";
+      break;
+    case TrainingBlock::quantize_sr:  // the stochastic part: an sr_bits adder and sr_bits state bits per element
+      e.area_mm2 = ge_mm2(t, n * (component_ge(t.coeffs, Cls::add, static_cast<int>(p.sr_bits)) + p.sr_bits * t.coeffs.ff_ge));
+      e.area_source = node + "an sr_bits adder + sr_bits random-state flip-flops per element";
+      break;
+    case TrainingBlock::hadamard: {  // log2(N) FP32 adders per element (full 23-bit mantissa, RNE)
+      const int lg = static_cast<int>(std::lround(std::log2(static_cast<double>(p.rht))));
+      e.area_mm2 = ge_mm2(t, n * lg * component_ge(t.coeffs, Cls::fpadd, 23, 0));
+      e.area_source = node + "log2(N) FP32 adders per element";
+      break;
+    }
+    case TrainingBlock::transpose_buffer: {
+      const TransposeSram m = transpose_sram(t, p);
+      e.area_mm2 = m.row.area_mm2;
+      e.area_source = node + "a " + std::to_string(m.bytes) + "-byte SRAM macro (" + t.sram.file + ")";
+      break;
+    }
+  }
 }
 
 // One row per block: its name in reports, the catalog unit it is looked up by ("<format>" and
@@ -127,14 +169,20 @@ std::string training_block_unit(TrainingBlock b, const BlockParams& p) {
 BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const BlockParams& p) {
   BlockEnergy e;
   e.block = b;
+  e.params = p;
   e.catalog_unit = training_block_unit(b, p);
   e.in_catalog = catalog_has(e.catalog_unit);
-  if (!e.in_catalog) return proxy(t, b, p, e);
+  e.elements_per_op = elements_per_op(b, p);
+  if (!e.in_catalog) {
+    proxy_area(t, b, p, e);
+    return proxy(t, b, p, e);
+  }
   const dp::hw::ParamList params = unit_params(b, p, e.catalog_unit);
   const dp::hw::UnitDesc d = dp::hw::unit_by_name(e.catalog_unit, params);
-  const double per_op = elements_per_op(b, p);
+  const double per_op = e.elements_per_op;
   e.proxy = false;
-  if (const NodeUnitRow* r = t.units.find(d); r && r->gate_pj >= 0) {
+  const NodeUnitRow* r = t.units.find(d);
+  if (r && r->gate_pj >= 0) {
     e.pj_per_element = r->gate_pj / per_op;
     e.source = "catalog " + e.catalog_unit + " " + r->parameters + ": " + t.node + " gate-level energy per operation (" +
                t.units.energy_file + ", trace " + r->energy_trace + ") / " + fmt_g(per_op, 4) + " elements";
@@ -142,6 +190,14 @@ BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const Bl
     e.pj_per_element = ops_energy_pj(t, dp::hw::inventory(d), nullptr) / per_op;
     e.source = "catalog " + e.catalog_unit + " " + dp::hw::param_text(params) + ": its hardware description at the " +
                t.node + " coefficients, unmeasured_activity, / " + fmt_g(per_op, 4) + " elements";
+  }
+  if (r) {
+    e.area_mm2 = r->area_um2 * 1e-6;
+    e.area_source = "catalog " + e.catalog_unit + " " + r->parameters + ": " + t.node + " mapped cell area (" + t.units.units_file + ")";
+  } else {
+    e.area_mm2 = ge_mm2(t, inventory_ge(t.coeffs, dp::hw::inventory(d)));
+    e.area_source = "catalog " + e.catalog_unit + " " + dp::hw::param_text(params) + ": its hardware description at the " +
+                    t.node + " area coefficients";
   }
   if (b == TrainingBlock::quantize_sr) {
     // The SR unit replaces only the element rounding: the block scale is the round-to-nearest

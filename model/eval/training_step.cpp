@@ -161,17 +161,6 @@ struct BlockTable {
   }
 };
 
-cost::BlockParams block_params(const cfg::UnitConfig& u, int rht, uint64_t in_bytes) {
-  cost::BlockParams bp;
-  bp.format = u.format;
-  bp.lanes = static_cast<int>(u.dot_width());
-  bp.sr_bits = u.sr_bits;
-  bp.rht = rht ? rht : 16;
-  bp.in_bytes = in_bytes;
-  bp.transpose_tile = u.transpose_tile;
-  return bp;
-}
-
 // The operand passes of every job of a format: cycles (the marginal split of perf/operand_pass.hpp)
 // and energy (block energies per element, DRAM per byte) into the quantize / rht / transpose kinds.
 void time_passes(FormatGroup& g, const io::Trace& t, const cost::CostTables* ct, BlockTable& bt,
@@ -202,14 +191,19 @@ void time_passes(FormatGroup& g, const io::Trace& t, const cost::CostTables* ct,
       x.cycles = pt.transpose.scaled(inst);
       if (ct) {
         const double E = static_cast<double>(pass.rows * pass.k) * static_cast<double>(inst);
-        const cost::BlockParams bp = block_params(u, p.rht, pass.in_bytes);
+        const cost::BlockParams bp = training_block_params(u, p.rht, pass.in_bytes);
         const auto qb = p.sr[s] ? cost::TrainingBlock::quantize_sr : cost::TrainingBlock::quantize_rn;
-        q.energy_pj = E * bt.get(*ct, qb, bp, used).pj_per_element +
-                      static_cast<double>(pt.read_bytes + pt.write_bytes) * static_cast<double>(inst) *
-                          ct->energy.at("dram_pj_per_byte");
+        const double quantizer = E * bt.get(*ct, qb, bp, used).pj_per_element;
+        const double dram = static_cast<double>(pt.read_bytes + pt.write_bytes) * static_cast<double>(inst) *
+                            ct->energy.at("dram_pj_per_byte");
+        q.energy_pj = quantizer + dram;
         if (pass.rht) h.energy_pj = E * bt.get(*ct, cost::TrainingBlock::hadamard, bp, used).pj_per_element;
         if (pt.transpose_buffer_bytes)
           x.energy_pj = E * bt.get(*ct, cost::TrainingBlock::transpose_buffer, bp, used).pj_per_element;
+        (p.sr[s] ? g.line.split.quantize_sr : g.line.split.quantize_rn) += quantizer;
+        g.line.split.dram += dram;
+        g.line.split.rht += h.energy_pj;
+        g.line.split.transpose_buffer += x.energy_pj;
       }
       add(g.line.kinds[k_quantize], q);
       add(g.line.kinds[k_rht], h);
@@ -256,8 +250,14 @@ void time_gemms(FormatGroup& g, const std::vector<perf::JobResult>& res, const T
   for (size_t k = 0; k < k_quantize; ++k) {
     KindLine& line = g.line.kinds[k];
     if (line.count == 0) continue;
-    line.energy_pj = cost::evaluate(*ct, g.unit, actions[k], line.cycles.total, line.macs, static_cast<double>(line.count), act)
-                         .total_pj;
+    const cost::CostReport c =
+        cost::evaluate(*ct, g.unit, actions[k], line.cycles.total, line.macs, static_cast<double>(line.count), act);
+    line.energy_pj = c.total_pj;
+    for (const cost::EnergyItem& e : c.energy)
+      (e.group == "buffers"  ? g.line.split.sram
+       : e.group == "memory" ? g.line.split.dram
+       : e.name == "quantizer" ? g.line.split.quantize_rn  // the unit's on-line quantizer
+                               : g.line.split.dot_units) += e.pj;
   }
 }
 
@@ -288,6 +288,27 @@ std::vector<KindLine> empty_kinds() {
 }
 
 }  // namespace
+
+cost::BlockParams training_block_params(const cfg::UnitConfig& u, int rht, uint64_t in_bytes) {
+  cost::BlockParams bp;
+  bp.format = u.format;
+  bp.lanes = static_cast<int>(u.dot_width());
+  bp.sr_bits = u.sr_bits;
+  bp.rht = rht ? rht : 16;
+  bp.in_bytes = in_bytes;
+  bp.transpose_tile = u.transpose_tile;
+  return bp;
+}
+
+void EnergySplit::add(const EnergySplit& o) {
+  dot_units += o.dot_units;
+  quantize_rn += o.quantize_rn;
+  quantize_sr += o.quantize_sr;
+  rht += o.rht;
+  transpose_buffer += o.transpose_buffer;
+  sram += o.sram;
+  dram += o.dram;
+}
 
 const std::vector<std::string>& step_kinds() {
   static const std::vector<std::string> k = {"fprop", "dgrad", "wgrad", "attn_fwd", "attn_bwd", "quantize", "rht", "transpose"};
@@ -331,7 +352,8 @@ TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepReque
   if (groups.empty()) throw Error(t.manifest, "ops", "nothing to run");
   std::optional<cost::CostTables> tables;
   if (r.cost)
-    tables = cost::load_tables(r.cost_options.cost_tables.empty() ? cost::default_tables_dir() : r.cost_options.cost_tables);
+    tables = cost::load_tables(r.cost_options.cost_tables.empty() ? cost::default_tables_dir() : r.cost_options.cost_tables,
+                               r.cost_node);
   const cost::CostTables* ct = tables ? &*tables : nullptr;
   s.cost = ct != nullptr;
   BlockTable bt;
@@ -350,6 +372,7 @@ TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepReque
       add(s.kinds[k], g.line.kinds[k]);
     }
     add(s.total, g.line.total);
+    s.split.add(g.line.split);
     s.formats.push_back(g.line);
   }
   s.notes.push_back("GEMMs and operand passes run one after the other (no overlap); every GEMM quantizes both operands itself");
@@ -383,6 +406,10 @@ std::string training_step_json(const cfg::UnitConfig& u, const TrainingStep& s, 
   w.key("kinds").begin_array();
   for (const auto& k : s.kinds) kind_json(w, k);
   w.end_array();
+  // The step's energy by the hardware that spends it (adds up to the step's energy_pj).
+  w.key("energy_by_block_pj").begin_object().kv("dot_units", s.split.dot_units).kv("quantize_rn", s.split.quantize_rn)
+      .kv("quantize_sr", s.split.quantize_sr).kv("rht", s.split.rht).kv("transpose_buffer", s.split.transpose_buffer)
+      .kv("sram", s.split.sram).kv("dram", s.split.dram).end_object();
   w.key("formats").begin_array();
   for (const auto& f : s.formats) {
     w.begin_object().kv("format", f.format).kv("engine", f.engine).kv("timing", f.timing).kv("activity", f.activity).kv("config", f.config);

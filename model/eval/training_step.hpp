@@ -32,6 +32,7 @@ struct TrainingStepRequest {
   UnitEvalOptions cost_options;
   perf::RunOptions run;
   std::string engine_name = "analytic";  // what `engine` is (recorded per format)
+  std::string cost_node = "45nm";        // the cost tables' node (cost::load_tables)
 };
 
 // The op kinds of a step, in report order: the trace's five GEMM kinds, then the passes.
@@ -45,6 +46,20 @@ struct KindLine {
   double energy_pj = 0;
 };
 
+// The step's energy by the hardware that spends it (pJ; the report's training-unit comparison);
+// adds up to the energy of the kinds.
+struct EnergySplit {
+  double dot_units = 0;         // the GEMMs' compute: PE dot units, accumulators, PE registers
+  double quantize_rn = 0;       // round-to-nearest quantizers of the passes (and the unit's on-line quantizer)
+  double quantize_sr = 0;       // stochastic-rounding quantizers of the passes
+  double rht = 0;               // the Hadamard unit
+  double transpose_buffer = 0;  // the transpose buffer
+  double sram = 0;              // the array's operand and accumulator buffers
+  double dram = 0;              // memory traffic of the GEMMs and the passes
+  double total() const { return dot_units + quantize_rn + quantize_sr + rht + transpose_buffer + sram + dram; }
+  void add(const EnergySplit& o);
+};
+
 struct FormatLine {
   std::string format;        // the format the GEMMs run in ("bf16 (fp32 ops)" when FP32 GEMMs are timed on BF16)
   std::string engine;        // what timed the GEMMs: tlm | analytic
@@ -54,6 +69,7 @@ struct FormatLine {
   KindLine total;
   std::string cost_unsupported;
   std::string activity;      // what the GEMM energy's switching activity was measured on ("" without cost)
+  EnergySplit split;
 };
 
 struct TrainingStep {
@@ -62,10 +78,15 @@ struct TrainingStep {
   std::vector<FormatLine> formats;
   std::vector<KindLine> kinds;  // summed over the formats
   KindLine total;
+  EnergySplit split;            // summed over the formats
   std::vector<cost::BlockEnergy> blocks;  // the block energies used (per format and block)
   std::vector<std::string> notes;
   double wall_seconds = 0;
 };
+
+// The parameters of a unit's training blocks (format, dot width, sr_bits, transpose tile) for an
+// RHT of size `rht` (0: 16) and high-precision elements of `in_bytes`.
+cost::BlockParams training_block_params(const cfg::UnitConfig& u, int rht, uint64_t in_bytes);
 
 TrainingStep run_training_step(const cfg::UnitConfig& u, const TrainingStepRequest& r, const Engine& engine);
 

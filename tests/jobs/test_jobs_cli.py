@@ -144,8 +144,9 @@ class CompareReport(unittest.TestCase):
         cls.out = os.path.join(cls.tmp, "report")
         # A few training steps of two recipes: the report path writes data/training/<recipe>/loss.csv
         # itself (skipped when the stories260K checkpoint is missing, as the capture above needs it too).
+        # --training-unit on: the training-unit plot on this forward-only trace too, for the browser check.
         hifsim("compare", "--trace", cls.trace, "--formats", "hif4,nvfp4,bf16", "--out", cls.out, "--quiet",
-               "--train-steps", "12", "--train-recipes", "fp32,bf16")
+               "--train-steps", "12", "--train-recipes", "fp32,bf16", "--training-unit", "on")
 
     @classmethod
     def tearDownClass(cls):
@@ -155,7 +156,8 @@ class CompareReport(unittest.TestCase):
         for f in ("report.md", "report.html", "manifest.json", "data/accuracy_summary.csv", "data/units.csv",
                   "data/area_breakdown.csv", "data/dot_units.md", "data/error_vs_k.csv", "plots/accuracy_vs_energy.png",
                   "plots/accuracy_vs_energy.svg", "plots/area_breakdown.png", "plots/layer_sqnr.png",
-                  "plots/underflow.png", "plots/residual_gain.png", "plots/error_vs_k.png", "plots/op_kinds.png"):
+                  "plots/underflow.png", "plots/residual_gain.png", "plots/error_vs_k.png", "plots/op_kinds.png",
+                  "data/training_unit.json", "plots/training_unit.png"):
             self.assertTrue(os.path.isfile(os.path.join(self.out, f)), f)
         with open(os.path.join(self.out, "data", "units.csv"), newline="") as f:
             units = list(csv.DictReader(f))
@@ -239,6 +241,7 @@ class CompareReport(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         n_plots = len([f for f in os.listdir(os.path.join(self.out, "plots")) if f.endswith(".png")])
         self.assertIn(f'data-plots-loaded="{n_plots}/{n_plots}"', r.stdout)
+        self.assertIn('alt="training_unit"', r.stdout)  # the training-unit plot, decoded with the others
         console = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
         self.assertEqual(console, [], "the page must log nothing to the console")
         os.makedirs(ARTIFACTS, exist_ok=True)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "config/unit_config.hpp"
+#include "cost/inventory.hpp"
 #include "datapath/unit_catalog.hpp"
 #include "eval/training_step.hpp"
 #include "eval/workload.hpp"
@@ -77,14 +78,16 @@ TEST(OperandPass, HandComputed) {
 }
 
 namespace {
-eval::TrainingStep step(const std::string& config, const std::string& recipe) {
+eval::TrainingStep step(const std::string& config, const std::string& recipe, bool cost = false) {
   static io::Trace t = io::read_trace(src("traces/stories260k-train"));
   const cfg::UnitConfig u = cfg::load_unit_config(src(config));
   eval::TrainingStepRequest r;
   r.trace = &t;
   if (!recipe.empty()) r.recipe = train::load_recipe(src("configs/recipes/" + recipe + ".yaml"));
   r.config = src(config);
-  r.cost = false;
+  r.cost = cost;
+  r.cost_options.cost_tables = src("configs/cost");
+  r.cost_options.activity_sample = 64;
   const eval::Engine plain = [](const cfg::UnitConfig& unit, const std::vector<perf::Job>& jobs, const perf::RunOptions& o) {
     return perf::run_plain(unit, jobs, o);
   };
@@ -217,4 +220,61 @@ TEST(TrainingBlocks, LookupByCatalogName) {
   // Stochastic rounding costs more than round-to-nearest in the proxy.
   EXPECT_GT(cost::training_block_energy(t45, cost::TrainingBlock::quantize_sr, p).pj_per_element,
             cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p).pj_per_element);
+}
+
+// The step's energy split by hardware (the report's training-unit comparison) adds up to the
+// energy of its kinds, and each pass block's share is where the recipe puts it: NVFP4 has SR
+// quantizers and a Hadamard unit, HiF4 neither.
+TEST(TrainingStep, EnergySplitAddsUpToTheStep) {
+  for (const char* r : {"nvfp4", "hif4"}) {
+    SCOPED_TRACE(r);
+    const eval::TrainingStep s = step("configs/units/" + std::string(r) + "-32x32.yaml", r, true);
+    ASSERT_GT(s.total.energy_pj, 0);
+    EXPECT_NEAR(s.split.total(), s.total.energy_pj, 1e-9 * s.total.energy_pj);
+    double rht = 0, transpose = 0;
+    for (const auto& k : s.kinds) {
+      if (k.kind == "rht") rht = k.energy_pj;
+      if (k.kind == "transpose") transpose = k.energy_pj;
+    }
+    EXPECT_DOUBLE_EQ(s.split.rht, rht);
+    EXPECT_DOUBLE_EQ(s.split.transpose_buffer, transpose);
+    const bool nv = std::string(r) == "nvfp4";
+    EXPECT_EQ(s.split.quantize_sr > 0, nv);
+    EXPECT_EQ(s.split.rht > 0, nv);
+    EXPECT_GT(s.split.dot_units, 0);
+    EXPECT_GT(s.split.sram, 0);
+    EXPECT_GT(s.split.dram, 0);
+  }
+}
+
+// A block's area comes from the same lookup as its energy: the node's synthesised row (cell
+// area), else the catalog unit's description (gate equivalents at the node's ge_area_um2), else
+// the proxy's components (the transpose buffer: its SRAM macro).
+TEST(TrainingBlocks, AreaFromTheSameLookup) {
+  const cost::CostTables sky = cost::load_tables(src("configs/cost"), "sky130");
+  const cost::CostTables t45 = cost::load_tables(src("configs/cost"));
+  cost::BlockParams p;
+  p.format = fmt::Format::hif4;
+  // configs/cost/sky130/units.csv: hif4_quantizer STAGES=3 (the catalog default), 404223.9328 um2.
+  const cost::BlockEnergy q = cost::training_block_energy(sky, cost::TrainingBlock::quantize_rn, p);
+  EXPECT_NEAR(q.area_mm2, 404223.9328e-6, 1e-12);
+  EXPECT_EQ(q.elements_per_op, 64);
+  EXPECT_NE(q.area_source.find("mapped cell area"), std::string::npos) << q.area_source;
+  // sr_quantizer: a sky130 row without gate-level energy -- area from the row, energy from the description.
+  p.format = fmt::Format::nvfp4;
+  const cost::BlockEnergy sr = cost::training_block_energy(sky, cost::TrainingBlock::quantize_sr, p);
+  EXPECT_NEAR(sr.area_mm2, 202430.3968e-6, 1e-12);
+  EXPECT_EQ(sr.elements_per_op, 16);
+  EXPECT_NE(sr.source.find("hardware description"), std::string::npos) << sr.source;
+  // 45 nm: the description's gate equivalents.
+  p.format = fmt::Format::hif4;
+  const cost::BlockEnergy d = cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p);
+  const double ge = cost::inventory_ge(t45.coeffs, dp::hw::inventory(dp::hw::unit_by_name("hif4_quantizer", {})));
+  EXPECT_NEAR(d.area_mm2, ge * t45.energy.at("ge_area_um2") * 1e-6, 1e-12);
+  EXPECT_NE(d.area_source.find("hardware description"), std::string::npos) << d.area_source;
+  // The transpose buffer (no catalog unit): the 2 x 64 x 64 x 4 = 32768-byte SRAM macro's area.
+  const cost::BlockEnergy x = cost::training_block_energy(t45, cost::TrainingBlock::transpose_buffer, p);
+  EXPECT_TRUE(x.proxy);
+  EXPECT_DOUBLE_EQ(x.area_mm2, t45.sram.at(32768, "test").area_mm2);
+  EXPECT_NE(x.area_source.find("proxy estimate"), std::string::npos) << x.area_source;
 }

@@ -16,6 +16,8 @@ REPORT_DIR/plots/*.png and *.svg:
   perplexity           model-level perplexity per format and correction (when measured)
   training_loss        stories260K loss curves per recipe (when REPORT_DIR/data/training/<recipe>/loss.csv
                        exist: `bash scripts/train_recipes.sh build/bin/hifsim REPORT_DIR/data/training`)
+  training_unit        area and energy per training step per format, split by block (REPORT_DIR/data/
+                       training_unit.json: `hifsim compare` on a training trace, or --training-unit on)
 and the rollout/training mismatch table (REPORT_DIR/data/mismatch.json: `python -m hifsim.mismatch --out
 REPORT_DIR/data`, or `hifsim compare --mismatch-tokens N`).
 """
@@ -354,6 +356,78 @@ def perplexity_tables(ppl):
     return out
 
 
+TU_BLOCKS = [("dot_units", "dot units", "#34495e"), ("quantizer_rn", "quantizers RN", "#2e86c1"),
+             ("quantizer_sr", "quantizers SR", "#85c1e9"), ("rht", "RHT", "#d68910"),
+             ("transpose_buffer", "transpose buffer", "#8e44ad"), ("sram", "SRAM", "#27ae60"), ("dram", "DRAM", "#bdc3c7")]
+
+
+def tu_rows(tu):
+    """The training-unit rows with figures (a skipped format has none), each block by name."""
+    return [dict(r, by={b["block"]: b for b in r["blocks"]}) for r in tu["rows"] if "skipped" not in r]
+
+
+TU_PROXY = {"area_mm2": "area_proxy", "energy_uj": "energy_proxy"}
+WIDE_PLOTS = {"training_unit"}  # four panels: the width of two figures in the HTML page
+WIDE_FIGURE = ' style="width:1060px"'
+
+
+def plot_training_unit(p, tu):
+    """Stacked bars per format: the unit's area and the step's energy by block (top), and the blocks
+    training adds -- quantizers, RHT, transpose buffer -- alone (bottom, they are small); proxies hatched."""
+    rows = tu_rows(tu)
+    fig, axes = plt.subplots(2, 2, figsize=(10.4, 7.2))
+    added = [b for b in TU_BLOCKS if b[0] in ("quantizer_rn", "quantizer_sr", "rht", "transpose_buffer")]
+    panels = ((axes[0][0], "area_mm2", "area (mm²)", [b for b in TU_BLOCKS if b[0] != "dram"]),
+              (axes[0][1], "energy_uj", "energy per training step (µJ)", TU_BLOCKS),
+              (axes[1][0], "area_mm2", "area of the training blocks (mm²)", added),
+              (axes[1][1], "energy_uj", "energy of the training blocks (µJ/step)", added))
+    for ax, key, label, blocks in panels:
+        bottom = [0.0] * len(rows)
+        for name, title, col in blocks:
+            vals = [r["by"][name][key] if r["by"][name]["used"] else 0.0 for r in rows]
+            bars = ax.bar([r["format"] for r in rows], vals, bottom=bottom, color=col, label=title)
+            for bar, r in zip(bars, rows):
+                if r["by"][name][TU_PROXY[key]] and r["by"][name]["used"]:
+                    bar.set_hatch("//")
+                    bar.set_edgecolor("white")
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        ax.set_ylabel(label, fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(f"Training unit per format ({tu['node']} cost tables; hatched: proxy estimate)")
+    fig.tight_layout()
+    p.save(fig, "training_unit", f"Area of each format's training unit and energy of one training step under the "
+           f"format's recipe, by block ({tu['node']}); below, the blocks training adds alone. Hatched: a proxy "
+           f"estimate (no hardware in the unit catalog, or energy partly from such a block).")
+
+
+def training_unit_tables(tu):
+    """The training-unit section: area and energy per step by block, one row per format."""
+    rows = tu_rows(tu)
+
+    def cell(b, key):
+        if not b["used"]:
+            return "—"
+        return f"{b[key]:.4g}" + (" (PROXY)" if b[TU_PROXY[key]] else "")
+
+    out = []
+    for key, what, blocks in (("area_mm2", f"Area (mm², {tu['node']})", [b for b in TU_BLOCKS if b[0] != "dram"]),
+                              ("energy_uj", f"Energy per training step (µJ, {tu['node']})", TU_BLOCKS)):
+        table = [dict({"format": r["format"], "recipe": r["recipe"], "total": f"{r[key]:.4g}",
+                       "step_cycles": f"{r['step_cycles']:,}"},
+                      **{n: cell(r["by"][n], key) for n, _, _ in blocks}) for r in rows]
+        cols = ["format", "recipe"] + [n for n, _, _ in blocks] + ["total"] + (["step_cycles"] if key == "energy_uj" else [])
+        heads = ["format", "recipe"] + [t for _, t, _ in blocks] + ["total"] + (["step cycles"] if key == "energy_uj" else [])
+        out += [f"### {what}", "", md_table(table, cols, heads), ""]
+    out += ["Sources: " + "; ".join(tu["notes"]) + ".", ""]
+    for r in rows:
+        for n, title, _ in TU_BLOCKS[1:5]:
+            b = r["by"][n]
+            if b["used"]:
+                out += [f"{r['format']} {title}: area {b['area_source']}; energy {b['energy_source']}.", ""]
+    return "\n".join(out)
+
+
 def md_table(rows, cols, headers=None, fmt=None):
     headers = headers or cols
     out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(cols)]
@@ -444,6 +518,7 @@ def main(argv=None):
     area = read_csv(os.path.join(data, "area_breakdown.csv"))
     ppl = read_json(os.path.join(data, "perplexity.json"))
     mismatch = read_json(os.path.join(data, "mismatch.json"))
+    training_unit = read_json(os.path.join(data, "training_unit.json"))
     dot_units = None
     if os.path.isfile(os.path.join(data, "dot_units.md")):
         with open(os.path.join(data, "dot_units.md")) as fh:
@@ -481,6 +556,14 @@ def main(argv=None):
         plot_training(p, training)
     else:
         missing.append("training (data/training/<recipe>/loss.csv): not run (scripts/train_recipes.sh)")
+    if training_unit and tu_rows(training_unit):
+        plot_training_unit(p, training_unit)
+    else:
+        missing.append("training unit (data/training_unit.json): not produced by this run (hifsim compare on a "
+                       "training trace such as traces/stories260k-train, or --training-unit on)")
+    for r in (training_unit or {}).get("rows", []):
+        if "skipped" in r:
+            missing.append(f"training unit, {r['format']}: {r['skipped']}")
     if not mismatch:
         missing.append("rollout/training mismatch (data/mismatch.json): not measured in this run "
                        "(hifsim compare --mismatch-tokens N, or python -m hifsim.mismatch --out REPORT_DIR/data)")
@@ -531,6 +614,8 @@ def main(argv=None):
         sections.append(("Model-level perplexity", perplexity_tables(ppl)))
     if training:
         sections.append(("Training: stories260K loss gaps per recipe (docs/training.md)", training_table(training)))
+    if training_unit and tu_rows(training_unit):
+        sections.append(("Training unit: area and energy per training step by block", training_unit_tables(training_unit)))
     if mismatch:
         from hifsim.mismatch import mismatch_table  # mismatch.py needs no matplotlib: the table lives there
         sections.append(("Rollout/training mismatch", mismatch_table(mismatch)))
@@ -560,7 +645,7 @@ def main(argv=None):
            "th{background:#f3f3f3}figure{display:inline-block;margin:0.5em;vertical-align:top;width:520px}"
            "figure img{width:100%}figcaption{font-size:12px;color:#555}code{background:#f5f5f5}")
     figs = "".join(
-        f'<figure><img class="plot" alt="{n}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+        f'<figure{WIDE_FIGURE if n in WIDE_PLOTS else ""}><img class="plot" alt="{n}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
         f"<figcaption>{html.escape(cap)}</figcaption></figure>" for n, (png, cap) in p.made.items())
     body = [f"<h1>{html.escape(a.title)}</h1>", f"<p>{html.escape(intro)}</p>", f'<div id="plots">{figs}</div>']
     for title, table in sections:

@@ -48,7 +48,8 @@ UnitDesc describe_sr_quantizer(SrElem elem, unsigned bits, int stages) {
       c("sr.lane_sel", Kind::mux, B, W * L, kSrqLanes, "each element's B bits out of the W words"),
       c("sr.elem_frac", Kind::shift, 24, 6, kSrqLanes, "discarded fraction aligned to its quantum: T"),
       c("sr.elem_carry", Kind::add, B + 1, 0, kSrqLanes, "T + r >= 2^B (the carry out)"),
-      c("sr.elem_code", Kind::add, 4, 0, kSrqLanes, "kept magnitude + carry, code, saturation and specials (MXFP4: Inf, NaN to 0)"),
+      c("sr.elem_code", Kind::add, 4, 0, kSrqLanes,
+        "kept magnitude + carry, code, saturation and specials (MXFP4: Inf, NaN to 0)"),
   };
   d.operand_bits = a_bits + 64 + 32 + 32 + lane_bits;
   d.cut_rule = "sr_quantizer";

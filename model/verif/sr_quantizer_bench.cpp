@@ -7,8 +7,8 @@
 // top computes them; an RTL team's test bench does the same). Output: 16 four-bit codes (2 words)
 // per parameter set.
 // Sources: corner (zeros, signed zeros, every code boundary and midpoint of both grids exactly and
-// one FP32 ulp either side, saturation, Inf, NaN (MXFP4: code 0 for either sign), FP32 subnormals, elements placed where the draw
-// is r = 0 or r = 2^B - 1, index wrap-around), uniform (FP32 bit patterns over [2^-30, 2^4]),
+// one FP32 ulp either side, saturation, Inf, NaN (MXFP4: code 0 for either sign), FP32
+// subnormals, elements placed where the draw is r = 0 or r = 2^B - 1, index wrap-around), uniform (FP32 bit patterns over [2^-30, 2^4]),
 // boundaries (values within a few ulps of the grid points and midpoints), fractions (values whose
 // top B discarded bits are all ones or T = 1), index (large and wrapping element indices).
 #include <algorithm>
@@ -95,7 +95,8 @@ class SrqBench : public BenchBase {
     for (const Variant& va : vars_) fmt_on[va.fmt] = true;
     static const char* const code_bins[3] = {"e2m1", "s1p2", "mxfp4"};
     for (int f = 0; f < 3; ++f)
-      cov_code_[f] = !fmt_on[f] ? -1 : c.declare_each(8, [f](int i) { return std::string(code_bins[f]) + ".m" + std::to_string(i); });
+      cov_code_[f] =
+          !fmt_on[f] ? -1 : c.declare_each(8, [f](int i) { return std::string(code_bins[f]) + ".m" + std::to_string(i); });
     // MXFP4's own rule: Inf and NaN give code 0 whatever their sign.
     cov_mx_ = !fmt_on[2] ? -1 : c.declare_group("mxfp4.", {"inf_to_0", "nan_to_0", "negative_special_to_+0"});
     cov_elem_ = c.declare_group("elem.", {"zero", "neg_zero_result", "fp32_subnormal", "saturates", "inf", "nan",

@@ -186,7 +186,8 @@ TEST(SrQuantizer, IsTheElementStageOfMxfp4) {
   for (unsigned B : {5u, 8u, 13u})
     for (fmt::MxScaleRule rule : {fmt::MxScaleRule::floor, fmt::MxScaleRule::rceil}) {
       std::vector<float> x(rows * cols);
-      for (float& v : x) v = static_cast<float>((g.uniform() * 2 - 1) * std::ldexp(1.0, static_cast<int>(g.below(40)) - 20));
+      for (float& v : x)
+        v = static_cast<float>((g.uniform() * 2 - 1) * std::ldexp(1.0, static_cast<int>(g.below(40)) - 20));
       for (int n = 0; n < 4; ++n) {  // an Inf or a NaN of either sign somewhere
         const float sp = n % 2 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
         x[g.below(x.size())] = g.below(2) ? -sp : sp;

@@ -3,6 +3,8 @@
 // elements -> 16 four-bit codes, element k rounded up (away from zero) iff T + r >= 2^B, r its
 // B = SR_BITS random bits from the Threefry-2x32-20 stream built here.
 //   FMT = 0  NVFP4 E2M1 codes (satfinite; NaN -> signed 0)     1: HiF4 S1P2 (4|y| to 0..7)
+//         2  MXFP4 E2M1 codes: FMT 0's path, but Inf and NaN -> code 0 (an MX block with a special
+//            has scale NaN and every code 0; its elements times the NaN scale's reciprocal are NaN)
 //   SR_BITS  B, 1..32: L = floor(64 / B) elements per Threefry word
 // The block scale (and the multiplication by its reciprocal) is the round-to-nearest quantizer's:
 // stochastic rounding never changes a scale, so this unit replaces only the element rounding.
@@ -49,12 +51,13 @@ module sr_quantizer #(
   localparam int WS = 64 * NW;
   localparam int WA = 32 * NE;
   localparam int WT = WS + 64 + 6 + WA;   // {state, seed, lane, a}
+  localparam bit E2M1 = FMT != 1;         // NVFP4 and MXFP4 elements
 
   if (!hifsim_pkg::sr_quantizer_stages_ok(STAGES)) begin : g_bad_stages
     $error("sr_quantizer: STAGES must be in 0..6");
   end
-  if (SR_BITS < 1 || SR_BITS > 32 || FMT < 0 || FMT > 1) begin : g_bad_params
-    $error("sr_quantizer: SR_BITS must be in 1..32 and FMT 0 or 1");
+  if (SR_BITS < 1 || SR_BITS > 32 || FMT < 0 || FMT > 2) begin : g_bad_params
+    $error("sr_quantizer: SR_BITS must be in 1..32 and FMT 0, 1 or 2");
   end
 
   function automatic int rot(input int r);
@@ -151,6 +154,7 @@ module sr_quantizer #(
     logic [2:0]    ip, m;
     logic [1:0]    e;        // E2M1: the quantum is 2^(e - 1)
     logic [3:0]    mc;
+    logic          sg;
     st = td5[WT-1 -: WS];
     ln = td5[WA +: 6];
     for (int k = 0; k < NE; k++) begin
@@ -162,26 +166,31 @@ module sr_quantizer #(
       r    = q_r[B*k +: B];
       x    = td5[32*k +: 32];
       ex   = x[30:23];
-      e    = (FMT == 0 && ex >= 8'd127) ? 2'(ex - 8'd127) : 2'd0;
+      e    = (E2M1 && ex >= 8'd127) ? 2'(ex - 8'd127) : 2'd0;
       // sa = 41 + d, d = floor(log2 |x|) - (quantum exponent): E2M1 d = 1 from 1.0 up, else
       // ev + 1; S1P2 (quantum 1) d = ev.
-      if (FMT == 0) sa = (ex >= 8'd127) ? 10'd42 : 10'({2'b00, ex}) - 10'd85;
-      else          sa = 10'({2'b00, ex}) - 10'd86;
+      if (E2M1) sa = (ex >= 8'd127) ? 10'd42 : 10'({2'b00, ex}) - 10'd85;
+      else      sa = 10'({2'b00, ex}) - 10'd86;
       f    = ($signed(sa) < 0 || ex == 8'd0) ? 67'd0 : (67'({1'b1, x[22:0]}) << sa[5:0]);
       ip   = f[66:64];
       tt   = f[63 -: B];
       sum  = {1'b0, tt} + {1'b0, r};
       m    = ip + 3'(sum[B]);
-      if (FMT == 0) begin
+      sg   = x[31];
+      if (E2M1) begin
         mc = 4'(m) + {1'b0, e, 1'b0};
         if (ex == 8'hFF && x[22:0] != 23'd0)                 m = 3'd0;   // NaN: signed zero
         else if (x[30:0] >= 31'(hifsim_pkg::SRQ_E2M1_SAT))    m = 3'd7;   // |x| >= 8, Inf
         else if (mc > 4'd7)                                   m = 3'd7;
         else                                                  m = mc[2:0];
+        if (FMT == 2 && ex == 8'hFF) begin                                // MX: Inf, NaN -> 0
+          sg = 1'b0;
+          m  = 3'd0;
+        end
       end else begin
         if (x[30:0] >= 31'(hifsim_pkg::SRQ_S1P2_SAT))         m = 3'd7;   // 4|y| >= 7, Inf, NaN
       end
-      q_codes[4*k +: 4] = {x[31], m};
+      q_codes[4*k +: 4] = {sg, m};
     end
   end
 

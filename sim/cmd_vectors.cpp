@@ -35,6 +35,7 @@ const RtlSet kRtlSets[] = {
     {"mxfp8_dot32", "e5m2", "E5M2=1"},   {"hif8_dot", "default", ""},
     {"bf16_dot64", "default", ""},       {"fp32_acc", "default", ""},
     {"sr_quantizer", "nvfp4", ""},       {"sr_quantizer", "hif4", "FMT=1"},
+    {"sr_quantizer", "mxfp4", "FMT=2"},
 };
 
 // hifsim vectors --all: every format x convention (quantizer/) and every unit's RTL sets (rtl/).

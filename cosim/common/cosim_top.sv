@@ -92,7 +92,7 @@ module cosim_top #(
       SPARSE_RESIDUAL_ADD: per_group = 1;
       HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 3;
       HADAMARD16:          per_group = 1;
-      SR_QUANTIZER:        per_group = (SWEEP != 0) ? 1 : 4;
+      SR_QUANTIZER:        per_group = (SWEEP != 0) ? 1 : 5;
       default: per_group = 1;
     endcase
   endfunction
@@ -216,13 +216,14 @@ module cosim_top #(
             1:       p_of = 72;  // SR_BITS=8;FMT=1, STAGES 6
             2:       p_of = 5;  // SR_BITS=5;FMT=0, STAGES 6
             3:       p_of = 96;  // SR_BITS=32;FMT=1, STAGES 6
+            4:       p_of = 136;  // SR_BITS=8;FMT=2, STAGES 6
             default: p_of = 0;
           endcase
         end else begin
           case (i)
             0:       p_of = 8;  // SR_BITS=8;FMT=0, STAGES 0
             1:       p_of = 67;  // SR_BITS=3;FMT=1, STAGES 1
-            2:       p_of = 16;  // SR_BITS=16;FMT=0, STAGES 2
+            2:       p_of = 144;  // SR_BITS=16;FMT=2, STAGES 2
             3:       p_of = 72;  // SR_BITS=8;FMT=1, STAGES 3
             4:       p_of = 1;  // SR_BITS=1;FMT=0, STAGES 4
             5:       p_of = 77;  // SR_BITS=13;FMT=1, STAGES 5

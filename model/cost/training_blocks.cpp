@@ -18,7 +18,8 @@ bool catalog_has(const std::string& name) {
 }
 
 // The RTL parameters a block's catalog unit takes from the run, where the unit has them:
-// sr_quantizer's SR_BITS and FMT (1 = HiF4 S1P2 elements, 0 = E2M1: NVFP4, MXFP4).
+// sr_quantizer's SR_BITS and FMT (1 = HiF4 S1P2 elements, 0 = E2M1: NVFP4, MXFP4; FMT 2, MXFP4's
+// own set, adds only 16 lanes of Inf/NaN zeroing and is not synthesised: the FMT 0 row prices it).
 dp::hw::ParamList unit_params(TrainingBlock b, const BlockParams& p, const std::string& unit) {
   dp::hw::ParamList out;
   if (b != TrainingBlock::quantize_sr) return out;

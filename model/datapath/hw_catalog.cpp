@@ -273,21 +273,26 @@ Entry hadamard16_entry() {
 }
 
 Entry sr_quantizer_entry() {
-  // sr_quantizer: FMT 0 (NVFP4 E2M1) / 1 (HiF4 S1P2) elements, SR_BITS = B random bits each
-  // (docs/training.md). The regression group runs both formats at B = 8 (the default), E2M1 at
-  // B = 5 (L = 12: groups straddle an operation) and S1P2 at B = 32 (two lanes per word, 9 cores);
-  // the sweep one set per other STAGES value; synthesis every STAGES at the default and B = 4, 16.
+  // sr_quantizer: FMT 0 (NVFP4 E2M1) / 1 (HiF4 S1P2) / 2 (MXFP4 E2M1) elements, SR_BITS = B random
+  // bits each (docs/training.md). The regression group runs the three formats at B = 8 (the
+  // default), E2M1 at B = 5 (L = 12: groups straddle an operation) and S1P2 at B = 32 (two lanes
+  // per word, 9 cores); the sweep one set per other STAGES value (MXFP4 at STAGES 2); synthesis
+  // every STAGES at the default and B = 4, 16, and S1P2 (MXFP4 is E2M1 with 16 more gates zeroing
+  // Inf/NaN lanes: the cost model prices it as the NVFP4 row, cost/training_blocks.cpp).
   auto fb = [](int fmt, int bits, int stages = -1) {
     ParamList p{{"SR_BITS", bits}, {"FMT", fmt}};
     if (stages >= 0) p.emplace_back("STAGES", stages);
     return p;
   };
   std::vector<VariantSet> s = cat({lint_stages(0, 6), {set(P::lint, fb(1, 32), "hif4_b32"), set(P::lint, fb(0, 1), "b1"),
+                                                       set(P::lint, fb(2, 5), "mxfp4_b5"),
                                                        set(P::lint, {}, "default", "ELAB")},
-                                   {set(P::drift, {})}, stages(P::drift, 0, 6), {set(P::drift, fb(1, 5, 2))},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 6),
+                                   {set(P::drift, fb(1, 5, 2)), set(P::drift, fb(2, 8, 3))},
                                    {set(P::regression, fb(0, 8, 6)), set(P::regression, fb(1, 8, 6)),
-                                    set(P::regression, fb(0, 5, 6)), set(P::regression, fb(1, 32, 6))}});
-  const ParamList sweep[6] = {fb(0, 8), fb(1, 3), fb(0, 16), fb(1, 8), fb(0, 1), fb(1, 13)};
+                                    set(P::regression, fb(0, 5, 6)), set(P::regression, fb(1, 32, 6)),
+                                    set(P::regression, fb(2, 8, 6))}});
+  const ParamList sweep[6] = {fb(0, 8), fb(1, 3), fb(2, 16), fb(1, 8), fb(0, 1), fb(1, 13)};
   for (int st = 0; st < 6; ++st) {
     ParamList p = sweep[st];
     p.emplace_back("STAGES", st);
@@ -297,13 +302,13 @@ Entry sr_quantizer_entry() {
   for (int b : {4, 16}) s.push_back(set(P::synthesis, {{"STAGES", 4}, {"SR_BITS", b}}));
   s.push_back(set(P::synthesis, {{"STAGES", 4}, {"FMT", 1}}));
   return Entry{{"sr_quantizer",
-                {{"STAGES", 4, 0, 6}, {"SR_BITS", 8, 1, 32}, {"FMT", 0, 0, 1}},
-                {{"SR_BITS", 0, 6}, {"FMT", 6, 1}},
+                {{"STAGES", 4, 0, 6}, {"SR_BITS", 8, 1, 32}, {"FMT", 0, 0, 2}},
+                {{"SR_BITS", 0, 6}, {"FMT", 6, 2}},
                 -1,
                 0,
                 s},
                [](auto& x) {
-                 return describe_sr_quantizer(at(x, "FMT") ? SrElem::hif4_s1p2 : SrElem::nvfp4_e2m1,
+                 return describe_sr_quantizer(static_cast<SrElem>(at(x, "FMT")),
                                               static_cast<unsigned>(at(x, "SR_BITS")), at(x, "STAGES"));
                }};
 }

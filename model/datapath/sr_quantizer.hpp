@@ -6,9 +6,13 @@
 // that differs: the generator and the element rounding.
 //
 // The input of lane k is the FP32 value the format's element rounding takes (formats/nvfp4.cpp
-// `x * enc`; formats/hif4.cpp: 4|y| with the element's sign), the output its code:
+// `x * enc`; formats/mx.cpp: x 2^-shared, exact; formats/hif4.cpp: 4|y| with the element's sign),
+// the output its code:
 //   nvfp4_e2m1  minifloat_encode(E2M1, a, stochastic + satfinite)          (NaN -> signed 0)
 //   hif4_s1p2   sign(a) << 3 | hif4_element_sr(|a|)                        (>= 7, Inf, NaN -> 7)
+//   mxfp4_e2m1  as nvfp4_e2m1, but Inf and NaN -> code 0: an MX block with a special has scale
+//               NaN and every code 0 (formats/mx.hpp), and x times a NaN scale's reciprocal is NaN
+//               for every element of it, so the unit zeroes the whole block (docs/training.md)
 // Element k of an operation has index i = (group, lane) + k: the counter form of the index,
 // i = group * L + lane with lane < L = floor(64 / B), which an address generator steps by 16
 // without a divider.
@@ -19,7 +23,9 @@
 
 namespace hifsim::dp {
 
-enum class SrElem { nvfp4_e2m1 = 0, hif4_s1p2 = 1 };  // the RTL's FMT
+enum class SrElem { nvfp4_e2m1 = 0, hif4_s1p2 = 1, mxfp4_e2m1 = 2 };  // the RTL's FMT
+// "nvfp4", "hif4", "mxfp4": the name of a parameter set's format (labels, vector sets).
+const char* sr_elem_name(SrElem e);
 constexpr int kSrqLanes = 16;
 
 struct SrqInput {

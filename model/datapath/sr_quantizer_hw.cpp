@@ -31,7 +31,7 @@ UnitDesc describe_sr_quantizer(SrElem elem, unsigned bits, int stages) {
   UnitDesc d;
   d.rtl_top = "sr_quantizer";
   d.rtl_params = {{"STAGES", stages}, {"SR_BITS", B}, {"FMT", static_cast<int>(elem)}};
-  d.label = std::string(elem == SrElem::nvfp4_e2m1 ? "nvfp4" : "hif4") + " SR element quantizer x16 B=" + std::to_string(B);
+  d.label = std::string(sr_elem_name(elem)) + " SR element quantizer x16 B=" + std::to_string(B);
   d.stages = stages;
   // Candidate ranks: after each of the five key injections (rounds 3, 7, 11, 15, 19; the W
   // states, the seed, the lane and the elements travel) and the output register.
@@ -48,7 +48,8 @@ UnitDesc describe_sr_quantizer(SrElem elem, unsigned bits, int stages) {
       c("sr.lane_sel", Kind::mux, B, W * L, kSrqLanes, "each element's B bits out of the W words"),
       c("sr.elem_frac", Kind::shift, 24, 6, kSrqLanes, "discarded fraction aligned to its quantum: T"),
       c("sr.elem_carry", Kind::add, B + 1, 0, kSrqLanes, "T + r >= 2^B (the carry out)"),
-      c("sr.elem_code", Kind::add, 4, 0, kSrqLanes, "kept magnitude + carry, code and saturation"),
+      c("sr.elem_code", Kind::add, 4, 0, kSrqLanes,
+        "kept magnitude + carry, code, saturation and specials (MXFP4: Inf, NaN to 0)"),
   };
   d.operand_bits = a_bits + 64 + 32 + 32 + lane_bits;
   d.cut_rule = "sr_quantizer";

@@ -7,8 +7,8 @@
 // top computes them; an RTL team's test bench does the same). Output: 16 four-bit codes (2 words)
 // per parameter set.
 // Sources: corner (zeros, signed zeros, every code boundary and midpoint of both grids exactly and
-// one FP32 ulp either side, saturation, Inf, NaN, FP32 subnormals, elements placed where the draw
-// is r = 0 or r = 2^B - 1, index wrap-around), uniform (FP32 bit patterns over [2^-30, 2^4]),
+// one FP32 ulp either side, saturation, Inf, NaN (MXFP4: code 0 for either sign), FP32
+// subnormals, elements placed where the draw is r = 0 or r = 2^B - 1, index wrap-around), uniform (FP32 bit patterns over [2^-30, 2^4]),
 // boundaries (values within a few ulps of the grid points and midpoints), fractions (values whose
 // top B discarded bits are all ones or T = 1), index (large and wrapping element indices).
 #include <algorithm>
@@ -35,7 +35,9 @@ const float kGrid[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f,
 
 struct Variant {
   int bits, fmt;
-  std::string name() const { return std::string(fmt ? "hif4" : "nvfp4") + "_b" + std::to_string(bits); }
+  dp::SrElem elem() const { return static_cast<dp::SrElem>(fmt); }
+  bool e2m1() const { return elem() != dp::SrElem::hif4_s1p2; }
+  std::string name() const { return std::string(dp::sr_elem_name(elem())) + "_b" + std::to_string(bits); }
   unsigned lanes() const { return fmt::sr_lanes(static_cast<unsigned>(bits)); }
 };
 
@@ -89,10 +91,14 @@ class SrqBench : public BenchBase {
     set_active(0, vars_.size());
     Coverage& c = cov();
     // Code bins of the formats present only (a sweep group runs one parameter set).
-    bool fmt_on[2] = {false, false};
+    bool fmt_on[3] = {false, false, false};
     for (const Variant& va : vars_) fmt_on[va.fmt] = true;
-    for (int f = 0; f < 2; ++f)
-      cov_code_[f] = !fmt_on[f] ? -1 : c.declare_each(8, [f](int i) { return std::string(f ? "s1p2" : "e2m1") + ".m" + std::to_string(i); });
+    static const char* const code_bins[3] = {"e2m1", "s1p2", "mxfp4"};
+    for (int f = 0; f < 3; ++f)
+      cov_code_[f] =
+          !fmt_on[f] ? -1 : c.declare_each(8, [f](int i) { return std::string(code_bins[f]) + ".m" + std::to_string(i); });
+    // MXFP4's own rule: Inf and NaN give code 0 whatever their sign.
+    cov_mx_ = !fmt_on[2] ? -1 : c.declare_group("mxfp4.", {"inf_to_0", "nan_to_0", "negative_special_to_+0"});
     cov_elem_ = c.declare_group("elem.", {"zero", "neg_zero_result", "fp32_subnormal", "saturates", "inf", "nan",
                                           "exact_on_grid", "tie_half", "rounds_up", "rounds_down", "fraction_below_2^-B"});
     cov_carry_ = c.declare_group("carry.", {"T+r_eq_2^B_up", "T+r_eq_2^B-1_down"});
@@ -106,8 +112,7 @@ class SrqBench : public BenchBase {
     for (size_t i = 0; i < n_; ++i) {
       const Variant& va = vars_[first_ + i];
       dp::SrqStages s;
-      dp::SrQuantizer(va.fmt ? dp::SrElem::hif4_s1p2 : dp::SrElem::nvfp4_e2m1, static_cast<unsigned>(va.bits))
-          .compute(input_of(op, va), s);
+      dp::SrQuantizer(va.elem(), static_cast<unsigned>(va.bits)).compute(input_of(op, va), s);
       out[2 * i] = out[2 * i + 1] = 0;
       for (int k = 0; k < kN; ++k) out[2 * i + k / 8] |= static_cast<uint32_t>(s.code[k]) << (4 * (k % 8));
       count(op, va, s);
@@ -124,11 +129,15 @@ class SrqBench : public BenchBase {
     if (span >= 2) c.hit(cov_idx_ + 1);
     if (static_cast<uint32_t>(static_cast<uint32_t>(group) + static_cast<uint32_t>(span - 1)) < static_cast<uint32_t>(group))
       c.hit(cov_idx_ + 2);
-    const float sat = va.fmt ? 7.0f : 8.0f;
+    const float sat = va.e2m1() ? 8.0f : 7.0f;
     for (int k = 0; k < kN; ++k) {
       const uint32_t b = fmt::f32_bits(op.a[k]);
       const float m = fmt::bits_f32(b & 0x7FFFFFFFu);
       c.hit(cov_code_[va.fmt] + (s.code[k] & 7));
+      if (va.elem() == dp::SrElem::mxfp4_e2m1 && !std::isfinite(m) && s.code[k] == 0) {
+        c.hit(cov_mx_ + (std::isnan(m) ? 1 : 0));
+        if (b >> 31) c.hit(cov_mx_ + 2);
+      }
       if (std::isnan(m)) { c.hit(cov_elem_ + 5); continue; }
       if (std::isinf(m)) { c.hit(cov_elem_ + 4); continue; }
       if (m >= sat) { c.hit(cov_elem_ + 3); continue; }
@@ -136,7 +145,7 @@ class SrqBench : public BenchBase {
       if ((b >> 31) && (s.code[k] & 7) == 0) c.hit(cov_elem_ + 1);
       if ((b & 0x7F800000u) == 0) c.hit(cov_elem_ + 2);
       // The exact fraction over the quantum (double: exact for an FP32).
-      const int e = va.fmt ? 0 : std::max(std::ilogb(m), 0) - 1;
+      const int e = va.e2m1() ? std::max(std::ilogb(m), 0) - 1 : 0;
       const double y = std::ldexp(static_cast<double>(m), -e), frac = y - std::floor(y);
       const uint64_t T = s.t[k], r = s.r[k];
       const bool up = T + r > top;
@@ -199,8 +208,8 @@ class SrqBench : public BenchBase {
           for (int k = 0; k < kN; ++k) op.a[k] = signed_random(r, kGrid[r.below(20)]);
           const float g = kGrid[1 + r.below(15)];
           // kind 3: T = 1 exactly (1.5 x 2^-B quanta above a grid point of the set's format)
-          const float g3 = va.fmt ? static_cast<float>(r.below(7)) : kGrid[2 * r.below(7)];
-          const float q3 = va.fmt ? 1.0f : (g3 < 2.0f ? 0.5f : g3 < 4.0f ? 1.0f : 2.0f);
+          const float g3 = va.e2m1() ? kGrid[2 * r.below(7)] : static_cast<float>(r.below(7));
+          const float q3 = !va.e2m1() ? 1.0f : (g3 < 2.0f ? 0.5f : g3 < 4.0f ? 1.0f : 2.0f);
           op.a[kk] = kind == 0   ? ulps(g, 1 + static_cast<int>(r.below(3)))
                      : kind == 1 ? ulps(g, -1)
                      : kind == 2 ? g
@@ -273,8 +282,7 @@ class SrqBench : public BenchBase {
     for (size_t i = first_; i < first_ + n_; ++i) {
       const Variant& va = vars_[i];
       dp::SrqStages st;
-      dp::SrQuantizer(va.fmt ? dp::SrElem::hif4_s1p2 : dp::SrElem::nvfp4_e2m1, static_cast<unsigned>(va.bits))
-          .compute(input_of(op, va), st);
+      dp::SrQuantizer(va.elem(), static_cast<unsigned>(va.bits)).compute(input_of(op, va), st);
       s += "model " + va.name() + ": r:";
       for (int k = 0; k < kN; ++k) {
         std::snprintf(buf, sizeof buf, " %x", st.r[k]);
@@ -310,7 +318,7 @@ class SrqBench : public BenchBase {
 
  private:
   std::vector<Variant> vars_;
-  int cov_code_[2], cov_elem_, cov_carry_, cov_r_, cov_idx_, cov_src_;
+  int cov_code_[3], cov_mx_, cov_elem_, cov_carry_, cov_r_, cov_idx_, cov_src_;
 };
 
 }  // namespace
@@ -320,7 +328,7 @@ std::unique_ptr<Bench> make_sr_quantizer_bench(const std::vector<Params>& sets, 
   for (const Params& p : sets) {
     check_params(p, {"SR_BITS", "FMT", "STAGES"}, "sr_quantizer");
     param(p, "STAGES", 4, 0, 6);
-    vars.push_back({param(p, "SR_BITS", 8, 1, 32), param(p, "FMT", 0, 0, 1)});
+    vars.push_back({param(p, "SR_BITS", 8, 1, 32), param(p, "FMT", 0, 0, 2)});
   }
   return std::unique_ptr<Bench>(new SrqBench(ctx, vars));
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `hifsim vectors --all` end to end (docs/cosim.md "Conformance vectors per convention"):
-#   - 22 quantizer sets (format x convention) and 10 RTL sets, each with stimulus.hex and
+#   - 22 quantizer sets (format x convention) and 13 RTL sets, each with stimulus.hex and
 #     expected.hex of equal line counts and the widths its README states, an index README and
 #     one manifest listing every file;
 #   - the same seed gives the same bytes, another seed other vectors;
@@ -15,7 +15,7 @@ fail() { echo "cli_vectors_all.sh: $*" >&2; exit 1; }
 
 "$HIFSIM" vectors --all --count 60 --seed 3 --out "$OUT/a" > "$OUT/a.log"
 sets=$(find "$OUT/a" -name stimulus.hex | wc -l)
-[[ "$sets" == 34 ]] || fail "$sets vector sets, want 34"
+[[ "$sets" == 35 ]] || fail "$sets vector sets, want 35"
 [[ $(find "$OUT/a/quantizer" -name stimulus.hex | wc -l) == 22 ]] || fail "want 22 quantizer sets"
 for s in $(find "$OUT/a" -name stimulus.hex | sort); do
   d=$(dirname "$s")
@@ -43,6 +43,8 @@ cmp -s "$q/mxfp4/ocp/expected.hex" "$q/mxfp4/microxcaling/expected.hex" && fail 
 cmp -s "$q/nvfp4/te/expected.hex" "$q/nvfp4/torchao/expected.hex" && fail "nvfp4 te and torchao give the same results"
 r=$OUT/a/rtl/sr_quantizer
 cmp -s "$r/nvfp4/expected.hex" "$r/hif4/expected.hex" && fail "sr_quantizer FMT=1 gives the NVFP4 codes"
+cmp -s "$r/nvfp4/stimulus.hex" "$r/mxfp4/stimulus.hex" || fail "sr_quantizer FMT=2 got other stimulus than FMT=0"
+cmp -s "$r/nvfp4/expected.hex" "$r/mxfp4/expected.hex" && fail "sr_quantizer FMT=2 gives the NVFP4 codes (Inf, NaN not 0)"
 r=$OUT/a/rtl/hif4_quantizer
 cmp -s "$r/official/expected.hex" "$r/ascend-a6/expected.hex" && fail "hif4_quantizer ASCEND_A6=1 gives the official results"
 grep -q "ASCEND_A6=1" "$r/ascend-a6/README.md" || fail "the A6 RTL README does not name ASCEND_A6=1"

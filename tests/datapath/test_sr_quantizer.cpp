@@ -1,11 +1,13 @@
 // dp::SrQuantizer (rtl/sr_quantizer.sv's model): against an independent reference (the element
 // grid as a table: the neighbours lo <= |a| < hi, frac = (|a| - lo) / (hi - lo) exactly, T its top
 // B bits) on >= 10^5 elements per format and B, and against the format quantizers it is part of
-// (nvfp4_quantize_block, hif4_quantize_bf16 with the same stream: the unit's contract).
+// (nvfp4_quantize_block, hif4_quantize_bf16, the MXFP4 tensor quantizer with the same stream: the
+// unit's contract).
 #include <gtest/gtest.h>
 
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "datapath/sr_quantizer.hpp"
@@ -13,7 +15,10 @@
 #include "formats/hif4.hpp"
 #include "formats/minifloat.hpp"
 #include "formats/nvfp4.hpp"
+#include "formats/scales.hpp"
+#include "formats/mx.hpp"
 #include "formats/stochastic.hpp"
+#include "formats/tensor.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 
@@ -25,13 +30,14 @@ using dp::SrElem;
 // The grid of a format's magnitude codes 0..7 (the value of code c).
 double grid(SrElem e, int c) {
   static const double e2m1[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
-  return e == SrElem::nvfp4_e2m1 ? e2m1[c] : c;
+  return e != SrElem::hif4_s1p2 ? e2m1[c] : c;
 }
 
 uint8_t reference_code(SrElem e, float a, uint32_t r, unsigned B) {
   const uint32_t b = fmt::f32_bits(a);
   const uint8_t sign = static_cast<uint8_t>((b >> 31) << 3);
   const double m = std::fabs(static_cast<double>(a));
+  if (e == SrElem::mxfp4_e2m1 && !std::isfinite(m)) return 0;  // the MX special block: code 0
   if (std::isnan(m)) return e == SrElem::nvfp4_e2m1 ? sign : static_cast<uint8_t>(sign | 7);
   if (m >= grid(e, 7)) return sign | 7;
   int c = 0;
@@ -58,7 +64,7 @@ float random_element(SplitMix64& g) {
 
 TEST(SrQuantizer, MatchesGridReference) {
   SplitMix64 g(0x5EED);
-  for (SrElem e : {SrElem::nvfp4_e2m1, SrElem::hif4_s1p2})
+  for (SrElem e : {SrElem::nvfp4_e2m1, SrElem::hif4_s1p2, SrElem::mxfp4_e2m1})
     for (unsigned B : {1u, 3u, 5u, 8u, 13u, 16u, 31u, 32u}) {
       const dp::SrQuantizer q(e, B);
       const unsigned L = fmt::sr_lanes(B);
@@ -165,6 +171,62 @@ TEST(SrQuantizer, IsTheElementStageOfHif4) {
       }
     }
   }
+}
+
+// MXFP4: the unit's codes are the MXFP4 tensor quantizer's (fmt::quantize, stochastic, the fast
+// path a training run takes) for the same stream. The 16-lane operation is half a 32-element
+// block: its element 0 has the flat index row * cols + c (the model's stream, docs/training.md),
+// its input x 2^-shared of the block's E8M0 scale (exact), or NaN, signed as x, in a block whose
+// scale is NaN (x times a NaN reciprocal). Rows of 72 elements: the last block is 8 elements and
+// padding (input 0, code 0); blocks with an Inf or a NaN; the floor and rceil scale rules.
+TEST(SrQuantizer, IsTheElementStageOfMxfp4) {
+  SplitMix64 g(13);
+  const size_t rows = 24, cols = 72;
+  size_t ops = 0, specials = 0;
+  for (unsigned B : {5u, 8u, 13u})
+    for (fmt::MxScaleRule rule : {fmt::MxScaleRule::floor, fmt::MxScaleRule::rceil}) {
+      std::vector<float> x(rows * cols);
+      for (float& v : x)
+        v = static_cast<float>((g.uniform() * 2 - 1) * std::ldexp(1.0, static_cast<int>(g.below(40)) - 20));
+      for (int n = 0; n < 4; ++n) {  // an Inf or a NaN of either sign somewhere
+        const float sp = n % 2 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
+        x[g.below(x.size())] = g.below(2) ? -sp : sp;
+      }
+      fmt::QuantOptions o;
+      o.rounding = fmt::Rounding::stochastic;
+      o.sr_bits = B;
+      o.seed = g.next();
+      o.sr_stream = 5;
+      o.mx_scale_rule = rule;
+      const fmt::QTensor q = fmt::quantize(fmt::Format::mxfp4, x.data(), rows, cols, o);
+      const dp::SrQuantizer unit(SrElem::mxfp4_e2m1, B);
+      const unsigned L = fmt::sr_lanes(B);
+      for (size_t row = 0; row < rows; ++row)
+        for (size_t c = 0; c < q.padded_cols; c += dp::kSrqLanes) {
+          const uint8_t scale = q.scales[row * q.blocks_per_row() + c / fmt::kMxBlock];
+          specials += scale == fmt::kE8M0NaN;
+          dp::SrqInput in;
+          in.seed = o.seed;
+          in.stream = o.sr_stream;
+          const uint64_t i0 = row * cols + c;
+          in.group = static_cast<uint32_t>(i0 / L);
+          in.lane = static_cast<uint32_t>(i0 % L);
+          for (int k = 0; k < dp::kSrqLanes; ++k) {
+            if (c + k >= cols) continue;  // padding: 0
+            const float v = x[row * cols + c + k];
+            in.a[k] = scale == fmt::kE8M0NaN ? std::copysign(std::numeric_limits<float>::quiet_NaN(), v)
+                                             : static_cast<float>(std::ldexp(static_cast<double>(v), 127 - scale));
+          }
+          dp::SrqStages s;
+          unit.compute(in, s);
+          for (int k = 0; k < dp::kSrqLanes; ++k)
+            ASSERT_EQ(s.code[k], q.codes[row * q.padded_cols + c + k])
+                << "B=" << B << " rule " << fmt::mx_scale_rule_name(rule) << " row " << row << " col " << c + k;
+          ++ops;
+        }
+    }
+  EXPECT_EQ(ops, 3u * 2u * rows * 6u);
+  EXPECT_GT(specials, 0u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 """Stimulus and reference of sr_quantizer on a trace op: the activation rows (A), 16 values at a
-time, each block scaled by 6 / its largest magnitude (FMT 0: into E2M1's range) or 7 / it (FMT 1:
-4|y| of S1P2), one operation per clock; seed 0x5EED, stream 0, element index = 16 x operation.
+time, each block scaled by 6 / its largest magnitude (FMT 0 and 2: into E2M1's range) or 7 / it
+(FMT 1: 4|y| of S1P2; the activations are finite, so MXFP4's Inf/NaN rule does not arise), one
+operation per clock; seed 0x5EED, stream 0, element index = 16 x operation.
 
 Reference, independent of the C++ model: Threefry-2x32-20 in Python integers (docs/training.md,
 the key schedule and rotations written out here) and the element grid as a table (the neighbours
@@ -16,7 +17,7 @@ from .stim_common import Stimulus, bits, control, word_bits
 SEED, STREAM = 0x5EED, 0
 ROT = (13, 15, 26, 6, 17, 29, 16, 24)
 M32 = 0xFFFFFFFF
-GRID = {0: (0, 0.5, 1, 1.5, 2, 3, 4, 6), 1: (0, 1, 2, 3, 4, 5, 6, 7)}
+GRID = {0: (0, 0.5, 1, 1.5, 2, 3, 4, 6), 1: (0, 1, 2, 3, 4, 5, 6, 7), 2: (0, 0.5, 1, 1.5, 2, 3, 4, 6)}
 
 
 def threefry(seed, c0, c1):
@@ -52,7 +53,7 @@ def build(params, a_npy, b_npy, hifsim, max_ops, work):
         raise FlowError(a_npy, "K must be a multiple of 16 and every activation finite")
     blocks = a.reshape(-1, 16)[:max_ops]
     peak = np.abs(blocks).max(axis=1, keepdims=True)
-    scaled = (blocks * np.where(peak > 0, np.float32(7 if fmt else 6) / np.where(peak > 0, peak, 1), 0)).astype(np.float32)
+    scaled = (blocks * np.where(peak > 0, np.float32(7 if fmt == 1 else 6) / np.where(peak > 0, peak, 1), 0)).astype(np.float32)
     n = len(scaled)
     ins = control(n)
     ins["a"] = bits(scaled.astype("<f4").view(np.uint8))
@@ -72,4 +73,4 @@ def build(params, a_npy, b_npy, hifsim, max_ops, work):
             r = (words[g] >> (b * (e % lanes))) & ((1 << b) - 1)
             out |= code(v, r, b, fmt) << (4 * k)
         ref.append(out)
-    return Stimulus(ins, n, [("codes", stages, ref)], f"scaled FP32 -> {'S1P2' if fmt else 'E2M1'} codes, B = {b}")
+    return Stimulus(ins, n, [("codes", stages, ref)], f"scaled FP32 -> {'S1P2' if fmt == 1 else 'E2M1'} codes, B = {b}")

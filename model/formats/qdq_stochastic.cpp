@@ -12,6 +12,7 @@
 #include "formats/bits.hpp"
 #include "formats/qdq_fast.hpp"
 #include "formats/scales.hpp"
+#include "formats/stochastic.hpp"
 
 #define HIFSIM_AI inline __attribute__((always_inline))
 
@@ -44,21 +45,21 @@ HIFSIM_AI uint32_t sr_mag_code(float v, uint32_t r, unsigned B, float two_b, flo
   return qb >= f32_bits(pow2_bits(Emin)) ? normal : sub;
 }
 
-// The B random bits of each word (r = w >> (64 - B)), zero past n; the inputs zero-padded to L.
+// The inputs and their r zero-padded to L.
 template <size_t L>
-HIFSIM_AI void pad_inputs(const float* x, const uint64_t* w, size_t n, unsigned B, float* xp, uint32_t* r) {
+HIFSIM_AI void pad_inputs(const float* x, const uint32_t* rin, size_t n, float* xp, uint32_t* r) {
   std::memset(xp, 0, L * sizeof(float));
   std::memset(r, 0, L * sizeof(uint32_t));
   std::memcpy(xp, x, n * sizeof(float));
-  for (size_t i = 0; i < n; ++i) r[i] = static_cast<uint32_t>(w[i] >> (64 - B));
+  std::memcpy(r, rin, n * sizeof(uint32_t));
 }
 
 // MX: v = |x| 2^-shared (two exact power-of-two steps), code = sign | magnitude code.
 template <int M, int Emin, int Bias, int SignBit>
-HIFSIM_AI void mx_body(const float* x, size_t n, int shared, const uint64_t* w, unsigned B, float maxval, uint8_t* codes) {
+HIFSIM_AI void mx_body(const float* x, size_t n, int shared, const uint32_t* rin, unsigned B, float maxval, uint8_t* codes) {
   float xp[kMxBlock];
   uint32_t r[kMxBlock], c[kMxBlock];  // local arrays: the uint8_t output would alias everything
-  pad_inputs<kMxBlock>(x, w, n, B, xp, r);
+  pad_inputs<kMxBlock>(x, rin, n, xp, r);
   const float two_b = static_cast<float>(1u << B);
   const float s1 = pow2_bits(-shared / 2), s2 = pow2_bits(-shared - (-shared / 2));
   for (size_t i = 0; i < static_cast<size_t>(kMxBlock); ++i) {
@@ -70,10 +71,10 @@ HIFSIM_AI void mx_body(const float* x, size_t n, int shared, const uint64_t* w, 
 }
 
 // NVFP4: the signed FP32 values the reference rounds (sign from the value).
-HIFSIM_AI void nvfp4_body(const float* v, size_t n, const uint64_t* w, unsigned B, uint8_t* codes) {
+HIFSIM_AI void nvfp4_body(const float* v, size_t n, const uint32_t* rin, unsigned B, uint8_t* codes) {
   float vp[kNvfp4Block];
   uint32_t r[kNvfp4Block], c[kNvfp4Block];
-  pad_inputs<kNvfp4Block>(v, w, n, B, vp, r);
+  pad_inputs<kNvfp4Block>(v, rin, n, vp, r);
   const float two_b = static_cast<float>(1u << B);
   for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) {
     const uint32_t vb = f32_bits(vp[i]);
@@ -83,10 +84,9 @@ HIFSIM_AI void nvfp4_body(const float* v, size_t n, const uint64_t* w, unsigned 
 }
 
 // HiF4: 4|y| = |bf16(x)| * REC * 2^(2 - E1_8 - E1_16) (exact), rounded to an integer, saturated at 7.
-HIFSIM_AI void hif4_body(const float* x, uint32_t e8, uint32_t e16, float rec, const uint64_t* w, unsigned B,
+HIFSIM_AI void hif4_body(const float* x, uint32_t e8, uint32_t e16, float rec, const uint32_t* r, unsigned B,
                          uint8_t* nib) {
-  uint32_t r[64], c[64];
-  for (int k = 0; k < 64; ++k) r[k] = static_cast<uint32_t>(w[k] >> (64 - B));
+  uint32_t c[64];
   const float two_b = static_cast<float>(1u << B);
   for (int k = 0; k < 64; ++k) {
     const uint32_t u = f32_bits(x[k]);  // BF16 RNE (a NaN makes the whole unit NaN before this loop)
@@ -106,13 +106,13 @@ HIFSIM_AI void hif4_body(const float* x, uint32_t e8, uint32_t e16, float rec, c
   for (int k = 0; k < 64; ++k) nib[k] = static_cast<uint8_t>(c[k]);
 }
 
-using MxFn = void (*)(const float*, size_t, int, const uint64_t*, unsigned, float, uint8_t*);
+using MxFn = void (*)(const float*, size_t, int, const uint32_t*, unsigned, float, uint8_t*);
 #define HIFSIM_SR_MX(NAME, M, EMIN, BIAS, SB)                                                                   \
-  __attribute__((target("avx2"))) void NAME##_avx2(const float* x, size_t n, int sh, const uint64_t* w, unsigned B, \
+  __attribute__((target("avx2"))) void NAME##_avx2(const float* x, size_t n, int sh, const uint32_t* w, unsigned B, \
                                                    float mx, uint8_t* c) {                                     \
     mx_body<M, EMIN, BIAS, SB>(x, n, sh, w, B, mx, c);                                                         \
   }                                                                                                            \
-  void NAME##_portable(const float* x, size_t n, int sh, const uint64_t* w, unsigned B, float mx, uint8_t* c) { \
+  void NAME##_portable(const float* x, size_t n, int sh, const uint32_t* w, unsigned B, float mx, uint8_t* c) { \
     mx_body<M, EMIN, BIAS, SB>(x, n, sh, w, B, mx, c);                                                         \
   }
 HIFSIM_SR_MX(mx_e2m1, 1, 0, 1, 3)
@@ -120,39 +120,56 @@ HIFSIM_SR_MX(mx_e4m3, 3, -6, 7, 7)
 HIFSIM_SR_MX(mx_e5m2, 2, -14, 15, 7)
 #undef HIFSIM_SR_MX
 
-__attribute__((target("avx2"))) void nvfp4_avx2(const float* v, size_t n, const uint64_t* w, unsigned B, uint8_t* c) {
+__attribute__((target("avx2"))) void nvfp4_avx2(const float* v, size_t n, const uint32_t* w, unsigned B, uint8_t* c) {
   nvfp4_body(v, n, w, B, c);
 }
-void nvfp4_portable(const float* v, size_t n, const uint64_t* w, unsigned B, uint8_t* c) { nvfp4_body(v, n, w, B, c); }
-__attribute__((target("avx2"))) void hif4_avx2(const float* x, uint32_t e8, uint32_t e16, float rec, const uint64_t* w,
+void nvfp4_portable(const float* v, size_t n, const uint32_t* w, unsigned B, uint8_t* c) { nvfp4_body(v, n, w, B, c); }
+__attribute__((target("avx2"))) void hif4_avx2(const float* x, uint32_t e8, uint32_t e16, float rec, const uint32_t* w,
                                                unsigned B, uint8_t* nib) {
   hif4_body(x, e8, e16, rec, w, B, nib);
 }
-void hif4_portable(const float* x, uint32_t e8, uint32_t e16, float rec, const uint64_t* w, unsigned B, uint8_t* nib) {
+void hif4_portable(const float* x, uint32_t e8, uint32_t e16, float rec, const uint32_t* w, unsigned B, uint8_t* nib) {
   hif4_body(x, e8, e16, rec, w, B, nib);
 }
 
 bool avx2() { return qdq_fast_isa() == QdqIsa::avx2; }
 
+// The reference's form of r: the codec words (sr_word), for what the loops above do not handle.
+struct Words {
+  uint64_t w[64];
+  Words(const uint32_t* r, size_t n, unsigned bits) {
+    for (size_t k = 0; k < n; ++k) w[k] = sr_word(r[k], bits);
+  }
+};
+
 }  // namespace
 
-Hif4Unit hif4_quantize_sr(const float x[64], const Hif4Options& o, unsigned bits) {
-  if (bits > kSrFastMaxBits || !o.rbits) return hif4_quantize(x, o);
+Hif4Unit hif4_quantize_sr(const float x[64], const Hif4Options& o, const uint32_t* r, unsigned bits) {
+  if (bits > kSrFastMaxBits) {
+    const Words w(r, 64, bits);
+    Hif4Options ref = o;
+    ref.rbits = w.w;
+    return hif4_quantize(x, ref);
+  }
   Hif4Options rn = o;  // the scales and micro-exponents: as under round-to-nearest
   rn.element_rounding = Rounding::nearest_even;
   rn.rbits = nullptr;
   Hif4Unit u = hif4_quantize_fast(x, rn);
   if (u.e6m2 == kE6M2NaN) return u;
   const float rec = hif4_reciprocal(u.e6m2);
-  if (avx2()) hif4_avx2(x, u.e1_8, u.e1_16, rec, o.rbits, bits, u.nib);
-  else hif4_portable(x, u.e1_8, u.e1_16, rec, o.rbits, bits, u.nib);
+  if (avx2()) hif4_avx2(x, u.e1_8, u.e1_16, rec, r, bits, u.nib);
+  else hif4_portable(x, u.e1_8, u.e1_16, rec, r, bits, u.nib);
   return u;
 }
 
-void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, unsigned bits,
-                          uint8_t* codes, uint8_t& scale) {
-  if (bits > kSrFastMaxBits || !o.rbits || n > static_cast<size_t>(kMxBlock))
-    return mx_quantize_block(elem, x, n, o, codes, scale);
+void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, const uint32_t* r,
+                          unsigned bits, uint8_t* codes, uint8_t& scale) {
+  if (bits > kSrFastMaxBits || n > static_cast<size_t>(kMxBlock)) {
+    const Words w(r, n, bits);
+    MxOptions ref = o;
+    ref.rbits = w.w;
+    return mx_quantize_block(elem, x, n, ref, codes, scale);
+  }
   MxOptions rn = o;
   rn.rounding = Rounding::nearest_even;
   rn.rbits = nullptr;
@@ -163,15 +180,18 @@ void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, c
   const MxFn fn = elem.ebits == 2 ? (a ? mx_e2m1_avx2 : mx_e2m1_portable)
                   : elem.ebits == 4 ? (a ? mx_e4m3_avx2 : mx_e4m3_portable)
                                     : (a ? mx_e5m2_avx2 : mx_e5m2_portable);
-  fn(x, n, shared, o.rbits, bits, minifloat_decode(elem, elem.max_finite), codes);
+  fn(x, n, shared, r, bits, minifloat_decode(elem, elem.max_finite), codes);
   for (size_t i = n; i < static_cast<size_t>(kMxBlock); ++i) codes[i] = 0;
 }
 
 void nvfp4_quantize_block_sr(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
-                             const uint64_t* rbits, unsigned bits, float block_amax, uint8_t* codes, uint8_t& scale) {
-  bool finite = n <= static_cast<size_t>(kNvfp4Block) && bits <= kSrFastMaxBits && rbits;
+                             const uint32_t* r, unsigned bits, float block_amax, uint8_t* codes, uint8_t& scale) {
+  bool finite = n <= static_cast<size_t>(kNvfp4Block) && bits <= kSrFastMaxBits;
   for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
-  if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale, rbits, block_amax);
+  if (!finite) {
+    const Words w(r, n, bits);
+    return nvfp4_quantize_block(x, n, ts, recipe, codes, scale, w.w, block_amax);
+  }
   // The scale: the reference's (as round-to-nearest chooses it), from the fast path's branch-free
   // scale arithmetic; the reference's own call (a generic E4M3 conversion) for a degenerate tensor
   // scale. The amax as the reference's std::max (finite inputs: no NaN for fmax to differ on).
@@ -193,8 +213,8 @@ void nvfp4_quantize_block_sr(const float* x, size_t n, const Nvfp4TensorScale& t
     const float total = ts.decode * minifloat_decode(kE4M3, scale);
     for (size_t i = 0; i < n; ++i) v[i] = std::fmin(std::fmax(x[i] / total, -6.0f), 6.0f);
   }
-  if (avx2()) nvfp4_avx2(v, n, rbits, bits, codes);
-  else nvfp4_portable(v, n, rbits, bits, codes);
+  if (avx2()) nvfp4_avx2(v, n, r, bits, codes);
+  else nvfp4_portable(v, n, r, bits, codes);
   for (size_t i = n; i < static_cast<size_t>(kNvfp4Block); ++i) codes[i] = 0;
 }
 

@@ -826,9 +826,11 @@ void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale&
   block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
 }
 
-bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code) {
+bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code, float* factor) {
   if (!regular_tensor_scale(ts)) return false;
-  code = nvfp4_block_scale(bmax, ts, recipe).code;
+  const Nvfp4BlockScale b = nvfp4_block_scale(bmax, ts, recipe);
+  code = b.code;
+  if (factor) *factor = b.factor;
   return true;
 }
 

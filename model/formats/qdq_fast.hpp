@@ -48,8 +48,11 @@ void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale&
 // The E4M3 scale code nvfp4_quantize_block chooses for a block of amax bmax (finite, >= 0), from
 // the same scale arithmetic as the kernels above; false (code untouched) for a degenerate tensor
 // scale (0, Inf or NaN: the reference's rules apply). For the stochastic path, whose scales are
-// those of round-to-nearest.
-bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code);
+// those of round-to-nearest. factor (when given): what the elements are multiplied by (te:
+// min(1 / (scale * decode), FLT_MAX)) or divided by (torchao: decode * scale) before their
+// conversion, as the reference computes it.
+bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code,
+                           float* factor = nullptr);
 
 // The codes of n element-wise values, bit-identical to encode_code(f, x[i], r, o, i) (the reference
 // encoders), for hif8 (away, rne, rz), fp8-e4m3 / fp8-e5m2 (rne, away) and bf16 (rne, rz), saturating

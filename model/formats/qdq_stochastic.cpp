@@ -89,17 +89,46 @@ HIFSIM_AI void mx_body(const float* x, size_t n, const uint32_t* rin, unsigned B
   for (size_t i = 0; i < static_cast<size_t>(kMxBlock); ++i) codes[i] = static_cast<uint8_t>(i < n ? c[i] : 0);
 }
 
-// NVFP4: the signed FP32 values the reference rounds (sign from the value).
-HIFSIM_AI void nvfp4_body(const float* v, size_t n, const uint32_t* rin, unsigned B, uint8_t* codes) {
-  float vp[kNvfp4Block];
+// NVFP4, one pass over a block: finiteness and amax (integer max of the magnitude bits: for finite
+// values the reference's std::max of fabs), the scale as round-to-nearest chooses it (the fast
+// path's scale arithmetic; the reference's own call, a generic E4M3 conversion, for a degenerate
+// tensor scale), the FP32 values the reference's element conversion rounds (TE: x * enc; torchao:
+// x / total, clamped), their codes (sign from the value). false (nothing written) for a block with
+// NaN or Inf: the reference's rules.
+HIFSIM_AI bool nvfp4_body(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, const uint32_t* rin,
+                          unsigned B, float block_amax, uint8_t* codes, uint8_t& scale) {
+  float xp[kNvfp4Block], v[kNvfp4Block];
   uint32_t r[kNvfp4Block], c[kNvfp4Block];
-  pad_inputs<kNvfp4Block>(v, rin, n, vp, r);
+  pad_inputs<kNvfp4Block>(x, rin, n, xp, r);
+  uint32_t amax = 0, inf_nan = 0;
+  for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) {
+    const uint32_t a = f32_bits(xp[i]) & 0x7FFFFFFFu;
+    inf_nan |= a >= 0x7F800000u ? 1u : 0u;
+    amax = a > amax ? a : amax;
+  }
+  if (inf_nan) return false;
+  const float bmax = block_amax < 0.0f ? bits_f32(amax) : block_amax;
+  float factor;
+  if (!nvfp4_scale_code_fast(bmax, ts, recipe, scale, &factor)) {
+    uint8_t tmp[kNvfp4Block];
+    nvfp4_quantize_block(x, 0, ts, recipe, tmp, scale, nullptr, bmax);
+    factor = recipe == NvfpRecipe::te ? std::fmin(1.0f / (minifloat_decode(kE4M3, scale) * ts.decode), FLT_MAX)
+                                      : ts.decode * minifloat_decode(kE4M3, scale);
+  }
+  if (recipe == NvfpRecipe::te) {
+    const float e = factor;
+    for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) v[i] = xp[i] * e;
+  } else {
+    const float total = factor;
+    for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) v[i] = std::fmin(std::fmax(xp[i] / total, -6.0f), 6.0f);
+  }
   const float two_b = static_cast<float>(1u << B);
   for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) {
-    const uint32_t vb = f32_bits(vp[i]);
+    const uint32_t vb = f32_bits(v[i]);
     c[i] = ((vb >> 31) << 3) | sr_mag_code<1, 0, 1>(bits_f32(vb & 0x7FFFFFFFu), r[i], B, two_b, 6.0f);
   }
-  for (size_t i = 0; i < n; ++i) codes[i] = static_cast<uint8_t>(c[i]);
+  for (size_t i = 0; i < static_cast<size_t>(kNvfp4Block); ++i) codes[i] = static_cast<uint8_t>(i < n ? c[i] : 0);
+  return true;
 }
 
 // HiF4: 4|y| = |bf16(x)| * REC * 2^(2 - E1_8 - E1_16) (exact), rounded to an integer, saturated at 7.
@@ -139,10 +168,14 @@ HIFSIM_SR_MX(mx_e4m3, 3, -6, 8, 7, 7)
 HIFSIM_SR_MX(mx_e5m2, 2, -14, 15, 15, 7)
 #undef HIFSIM_SR_MX
 
-__attribute__((target("avx2"))) void nvfp4_avx2(const float* v, size_t n, const uint32_t* w, unsigned B, uint8_t* c) {
-  nvfp4_body(v, n, w, B, c);
+__attribute__((target("avx2"))) bool nvfp4_avx2(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                                               const uint32_t* r, unsigned B, float amax, uint8_t* c, uint8_t& s) {
+  return nvfp4_body(x, n, ts, recipe, r, B, amax, c, s);
 }
-void nvfp4_portable(const float* v, size_t n, const uint32_t* w, unsigned B, uint8_t* c) { nvfp4_body(v, n, w, B, c); }
+bool nvfp4_portable(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, const uint32_t* r,
+                    unsigned B, float amax, uint8_t* c, uint8_t& s) {
+  return nvfp4_body(x, n, ts, recipe, r, B, amax, c, s);
+}
 __attribute__((target("avx2"))) void hif4_avx2(const float* x, uint32_t e8, uint32_t e16, float rec, const uint32_t* w,
                                                unsigned B, uint8_t* nib) {
   hif4_body(x, e8, e16, rec, w, B, nib);
@@ -206,36 +239,11 @@ void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, c
 
 void nvfp4_quantize_block_sr(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
                              const uint32_t* r, unsigned bits, float block_amax, uint8_t* codes, uint8_t& scale) {
-  bool finite = n <= static_cast<size_t>(kNvfp4Block) && bits <= kSrFastMaxBits;
-  for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
-  if (!finite) {
-    const Words w(r, n, bits);
-    return nvfp4_quantize_block(x, n, ts, recipe, codes, scale, w.w, block_amax);
-  }
-  // The scale: the reference's (as round-to-nearest chooses it), from the fast path's branch-free
-  // scale arithmetic; the reference's own call (a generic E4M3 conversion) for a degenerate tensor
-  // scale. The amax as the reference's std::max (finite inputs: no NaN for fmax to differ on).
-  float bmax = block_amax;
-  if (bmax < 0.0f) {
-    bmax = 0.0f;
-    for (size_t i = 0; i < n; ++i) bmax = bmax < std::fabs(x[i]) ? std::fabs(x[i]) : bmax;
-  }
-  if (!nvfp4_scale_code_fast(bmax, ts, recipe, scale)) {
-    uint8_t tmp[kNvfp4Block];
-    nvfp4_quantize_block(x, 0, ts, recipe, tmp, scale, nullptr, bmax);
-  }
-  // The FP32 values the reference's element conversion rounds (TE: x * enc; torchao: x / total, clamped).
-  float v[kNvfp4Block];
-  if (recipe == NvfpRecipe::te) {
-    const float e = std::fmin(1.0f / (minifloat_decode(kE4M3, scale) * ts.decode), FLT_MAX);
-    for (size_t i = 0; i < n; ++i) v[i] = x[i] * e;
-  } else {
-    const float total = ts.decode * minifloat_decode(kE4M3, scale);
-    for (size_t i = 0; i < n; ++i) v[i] = std::fmin(std::fmax(x[i] / total, -6.0f), 6.0f);
-  }
-  if (avx2()) nvfp4_avx2(v, n, r, bits, codes);
-  else nvfp4_portable(v, n, r, bits, codes);
-  for (size_t i = n; i < static_cast<size_t>(kNvfp4Block); ++i) codes[i] = 0;
+  if (n <= static_cast<size_t>(kNvfp4Block) && bits <= kSrFastMaxBits &&
+      (avx2() ? nvfp4_avx2 : nvfp4_portable)(x, n, ts, recipe, r, bits, block_amax, codes, scale))
+    return;
+  const Words w(r, n, bits);  // NaN / Inf in the block, B > 30: the reference
+  nvfp4_quantize_block(x, n, ts, recipe, codes, scale, w.w, block_amax);
 }
 
 }  // namespace hifsim::fmt

@@ -5,7 +5,10 @@
 // with round-to-nearest on the same input shown biased. Results do not depend on the thread count.
 //
 // Mutations shown failing (docs/training.md lists them): `frac + rbits < frac` -> `<=` in
-// bits.hpp (a biased compare: up-rate off by 2^-B), and the Threefry rotation 13 -> 12.
+// bits.hpp (a biased compare: up-rate off by 2^-B), and the Threefry rotation 13 -> 12; for the
+// fused quantizers (sr_draws drawn block by block): `>=` -> `>` in their element loops, the
+// Threefry counter g0 + 1, the B = 8 lane one byte off, the B | 64 lanes' mask one bit short
+// (B = 32), and the draw window of fmt::quantize taken as 96 elements instead of 64.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -250,7 +253,7 @@ std::vector<float> hostile(size_t n, uint64_t seed, bool finite) {
 // nvfp4_quantize_block, the element-wise formats' encode_code_with.
 size_t reference_mismatches(Format f, const std::vector<float>& x, size_t rows, size_t cols, const QuantOptions& o,
                             const QTensor& q) {
-  const size_t blk = format_info(f).block, nb = cols / blk;
+  const size_t blk = format_info(f).block, nb = (cols + blk - 1) / blk;  // the last block may be partial
   const SrStream st{o.seed, o.sr_stream, o.sr_bits};
   size_t bad = 0;
   if (blk == 1) {
@@ -263,9 +266,11 @@ size_t reference_mismatches(Format f, const std::vector<float>& x, size_t rows, 
   const Nvfp4TensorScale ts = o.nvfp4_tensor_scale ? nvfp4_tensor_scale(amax, o.nvfp4_recipe) : Nvfp4TensorScale{};
   for (size_t r = 0; r < rows; ++r)
     for (size_t b = 0; b < nb; ++b) {
-      uint64_t w[64];
-      for (size_t k = 0; k < blk; ++k) w[k] = sr_rbits(st, r * cols + b * blk + k);
-      const float* src = x.data() + r * cols + b * blk;
+      const size_t n = std::min(blk, cols - b * blk);
+      uint64_t w[64] = {};
+      for (size_t k = 0; k < n; ++k) w[k] = sr_rbits(st, r * cols + b * blk + k);
+      float src[64] = {};  // zero-padded as fmt::quantize pads
+      std::copy(x.data() + r * cols + b * blk, x.data() + r * cols + b * blk + n, src);
       uint8_t codes[64] = {}, scale = 0;
       if (f == Format::hif4) {
         Hif4Options h;
@@ -281,26 +286,28 @@ size_t reference_mismatches(Format f, const std::vector<float>& x, size_t rows, 
         if (o.nvfp4_2d) {
           tile = 0.0f;
           for (size_t rr = r / 16 * 16; rr < std::min(rows, r / 16 * 16 + 16); ++rr)
-            for (size_t k = 0; k < 16; ++k) tile = std::max(tile, std::fabs(x[rr * cols + b * 16 + k]));
+            for (size_t k = 0; k < n; ++k) tile = std::max(tile, std::fabs(x[rr * cols + b * 16 + k]));
         }
-        nvfp4_quantize_block(src, blk, ts, o.nvfp4_recipe, codes, scale, w, tile);
+        nvfp4_quantize_block(src, n, ts, o.nvfp4_recipe, codes, scale, w, tile);
       } else {
         MxOptions m;
         m.rounding = Rounding::stochastic;
         m.rbits = w;
-        mx_quantize_block(*format_traits(f).minifloat, src, blk, m, codes, scale);
+        mx_quantize_block(*format_traits(f).minifloat, src, n, m, codes, scale);
       }
       bad += scale != q.scales[r * nb + b];
-      for (size_t k = 0; k < blk; ++k) bad += codes[k] != q.codes[r * q.padded_cols + b * blk + k];
+      for (size_t k = 0; k < n; ++k) bad += codes[k] != q.codes[r * q.padded_cols + b * blk + k];
     }
   return bad;
 }
 
 TEST(Stochastic, FastBlockQuantizersMatchTheReference) {
-  const size_t rows = 24, cols = 192;
+  // cols 200: a partial last block in every format (8 of HiF4's 64), windows of draws across rows.
+  const size_t rows = 24;
   for (QdqIsa isa : {QdqIsa::portable, QdqIsa::avx2}) {
     if (isa == QdqIsa::avx2 && !qdq_fast_cpu_has_avx2()) continue;
     qdq_fast_set_isa(isa);
+    for (size_t cols : {size_t{192}, size_t{200}})
     for (Format f : {Format::hif4, Format::nvfp4, Format::mxfp4, Format::mxfp8_e4m3, Format::mxfp8_e5m2})
       for (unsigned bits : {1u, 4u, 8u, 23u, 30u, 32u})
         for (int variant = 0; variant < 3; ++variant) {
@@ -311,8 +318,9 @@ TEST(Stochastic, FastBlockQuantizersMatchTheReference) {
           if (f == Format::nvfp4 && variant == 2) o.nvfp4_2d = true;
           if (f == Format::hif4 && variant == 1) o.hif4_compare = Hif4Compare::bf16_rounded;
           const QTensor q = quantize(f, x.data(), rows, cols, o);
-          EXPECT_EQ(reference_mismatches(f, x, rows, cols, o, q), 0u)
-              << format_info(f).name << " B " << bits << " variant " << variant << " " << qdq_isa_name(isa);
+          EXPECT_EQ(reference_mismatches(f, x, rows, cols, o, q), 0u) << format_info(f).name << " cols " << cols << " B "
+                                                                       << bits << " variant " << variant << " "
+                                                                       << qdq_isa_name(isa);
         }
   }
   qdq_fast_set_isa(QdqIsa::automatic);

@@ -6,6 +6,7 @@
 
 #include "formats/hadamard.hpp"
 #include "formats/qdq_fast.hpp"
+#include "formats/transpose8.hpp"
 
 namespace hifsim::dp {
 
@@ -40,22 +41,10 @@ __attribute__((target("avx2"))) void transpose_avx2(const float* x, float* t, si
   for (; r0 + 8 <= rows; r0 += 8) {
     size_t c0 = 0;
     for (; c0 + 8 <= cols; c0 += 8) {
-      __m256 a[8], u[8], s[8];
+      __m256 a[8];
       for (int i = 0; i < 8; ++i) a[i] = _mm256_loadu_ps(x + (r0 + i) * cols + c0);
-      for (int i = 0; i < 8; i += 2) {
-        u[i] = _mm256_unpacklo_ps(a[i], a[i + 1]);
-        u[i + 1] = _mm256_unpackhi_ps(a[i], a[i + 1]);
-      }
-      for (int h = 0; h < 8; h += 4) {  // rows 0-3, then 4-7: columns 0-3 of each 128-bit half
-        s[h + 0] = _mm256_shuffle_ps(u[h + 0], u[h + 2], 0x44);
-        s[h + 1] = _mm256_shuffle_ps(u[h + 0], u[h + 2], 0xEE);
-        s[h + 2] = _mm256_shuffle_ps(u[h + 1], u[h + 3], 0x44);
-        s[h + 3] = _mm256_shuffle_ps(u[h + 1], u[h + 3], 0xEE);
-      }
-      for (int j = 0; j < 4; ++j) {
-        _mm256_storeu_ps(t + (c0 + j) * rows + r0, _mm256_permute2f128_ps(s[j], s[j + 4], 0x20));
-        _mm256_storeu_ps(t + (c0 + j + 4) * rows + r0, _mm256_permute2f128_ps(s[j], s[j + 4], 0x31));
-      }
+      fmt::transpose8x8_avx2(a);
+      for (int j = 0; j < 8; ++j) _mm256_storeu_ps(t + (c0 + j) * rows + r0, a[j]);
     }
     for (; c0 < cols; ++c0)
       for (size_t i = 0; i < 8; ++i) t[c0 * rows + r0 + i] = x[(r0 + i) * cols + c0];
@@ -130,6 +119,13 @@ std::vector<float> dgrad(const float* dY, const float* W, size_t T, size_t I, si
 
 std::vector<float> wgrad(const float* dY, const float* X, size_t T, size_t I, size_t O, const TrainGemmSpec& s) {
   const Scratch dyt = scratch(O * T), xt = scratch(I * T);  // O x T, I x T: along T
+  GemmSpec ga, gb;
+  specs(s, T, ga, gb);
+  // Transposed and transformed in one pass where the AVX2 kernel takes the shapes; else the
+  // transposes, then the RHT in place: the same bits.
+  const unsigned th = s.gemm.threads;
+  if (fmt::rht_transpose_fast(s.gemm.rht, dY, dyt.get(), T, O, th) && fmt::rht_transpose_fast(s.gemm.rht, X, xt.get(), T, I, th))
+    return gemm_quantized(quantize_operand(dyt.get(), O, T, ga), quantize_operand(xt.get(), I, T, gb), ga);
   transpose_into(dY, T, O, dyt.get());
   transpose_into(X, T, I, xt.get());
   return train_gemm_nt_scratch(dyt.get(), O, xt.get(), I, T, s);

@@ -66,6 +66,19 @@ __attribute__((target("avx2"))) HIFSIM_AI __m256 stage_in_register(__m256 x) {
   return _mm256_blend_ps(_mm256_add_ps(x, p), _mm256_sub_ps(p, x), H == 1 ? 0xAA : H == 2 ? 0xCC : 0xF0);
 }
 
+// Butterfly stages between whole registers, h = 1, 2, ..., R/2: (v_k, v_{k+h}) <- (v_k + v_{k+h},
+// v_k - v_{k+h}), lane by lane.
+template <unsigned R>
+__attribute__((target("avx2"))) HIFSIM_AI void register_stages(__m256* v) {
+  for (unsigned h = 1; h < R; h <<= 1)
+    for (unsigned k = 0; k < R; ++k) {
+      if (k & h) continue;
+      const __m256 a = v[k], b = v[k + h];
+      v[k] = _mm256_add_ps(a, b);
+      v[k + h] = _mm256_sub_ps(a, b);
+    }
+}
+
 template <unsigned N>
 __attribute__((target("avx2"))) HIFSIM_AI void rows_body_avx2(const float* x, float* y, size_t rows, size_t cols,
                                                               size_t g0, size_t g1, uint64_t signs, float c) {
@@ -83,13 +96,7 @@ __attribute__((target("avx2"))) HIFSIM_AI void rows_body_avx2(const float* x, fl
       __m256 v[R];
       for (unsigned k = 0; k < R; ++k) v[k] = _mm256_xor_ps(_mm256_loadu_ps(x + r * cols + c0 + 8 * k), flip[k]);
       for (unsigned k = 0; k < R; ++k) v[k] = stage_in_register<4>(stage_in_register<2>(stage_in_register<1>(v[k])));
-      for (unsigned h = 1; h < R; h <<= 1)
-        for (unsigned k = 0; k < R; ++k) {
-          if (k & h) continue;
-          const __m256 a = v[k], b = v[k + h];
-          v[k] = _mm256_add_ps(a, b);
-          v[k + h] = _mm256_sub_ps(a, b);
-        }
+      register_stages<R>(v);
       for (unsigned k = 0; k < R; ++k) _mm256_storeu_ps(y + r * cols + c0 + 8 * k, _mm256_mul_ps(v[k], vc));
     }
 }
@@ -123,13 +130,7 @@ __attribute__((target("avx2"))) HIFSIM_AI void transpose_body_avx2(const float* 
       for (unsigned j = 0; j < N; ++j)
         v[j] = _mm256_xor_ps(_mm256_loadu_ps(x + (t0 + j) * cols + i0),
                              _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(((signs >> j) & 1u) << 31))));
-      for (unsigned h = 1; h < N; h <<= 1)
-        for (unsigned i = 0; i < N; ++i) {
-          if (i & h) continue;
-          const __m256 a = v[i], b = v[i + h];
-          v[i] = _mm256_add_ps(a, b);
-          v[i + h] = _mm256_sub_ps(a, b);
-        }
+      register_stages<N>(v);
       for (unsigned j = 0; j < N; ++j) v[j] = _mm256_mul_ps(v[j], vc);
       for (unsigned jb = 0; jb < N; jb += 8) {
         transpose8x8_avx2(v + jb);

@@ -9,6 +9,7 @@
 #include "formats/bits.hpp"
 #include "formats/qdq_fast.hpp"
 #include "formats/stochastic.hpp"
+#include "formats/transpose8.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -65,6 +66,19 @@ __attribute__((target("avx2"))) HIFSIM_AI __m256 stage_in_register(__m256 x) {
   return _mm256_blend_ps(_mm256_add_ps(x, p), _mm256_sub_ps(p, x), H == 1 ? 0xAA : H == 2 ? 0xCC : 0xF0);
 }
 
+// Butterfly stages between whole registers, h = 1, 2, ..., R/2: (v_k, v_{k+h}) <- (v_k + v_{k+h},
+// v_k - v_{k+h}), lane by lane.
+template <unsigned R>
+__attribute__((target("avx2"))) HIFSIM_AI void register_stages(__m256* v) {
+  for (unsigned h = 1; h < R; h <<= 1)
+    for (unsigned k = 0; k < R; ++k) {
+      if (k & h) continue;
+      const __m256 a = v[k], b = v[k + h];
+      v[k] = _mm256_add_ps(a, b);
+      v[k + h] = _mm256_sub_ps(a, b);
+    }
+}
+
 template <unsigned N>
 __attribute__((target("avx2"))) HIFSIM_AI void rows_body_avx2(const float* x, float* y, size_t rows, size_t cols,
                                                               size_t g0, size_t g1, uint64_t signs, float c) {
@@ -82,13 +96,7 @@ __attribute__((target("avx2"))) HIFSIM_AI void rows_body_avx2(const float* x, fl
       __m256 v[R];
       for (unsigned k = 0; k < R; ++k) v[k] = _mm256_xor_ps(_mm256_loadu_ps(x + r * cols + c0 + 8 * k), flip[k]);
       for (unsigned k = 0; k < R; ++k) v[k] = stage_in_register<4>(stage_in_register<2>(stage_in_register<1>(v[k])));
-      for (unsigned h = 1; h < R; h <<= 1)
-        for (unsigned k = 0; k < R; ++k) {
-          if (k & h) continue;
-          const __m256 a = v[k], b = v[k + h];
-          v[k] = _mm256_add_ps(a, b);
-          v[k + h] = _mm256_sub_ps(a, b);
-        }
+      register_stages<R>(v);
       for (unsigned k = 0; k < R; ++k) _mm256_storeu_ps(y + r * cols + c0 + 8 * k, _mm256_mul_ps(v[k], vc));
     }
 }
@@ -106,6 +114,40 @@ HIFSIM_RHT_VARIANTS(16)
 HIFSIM_RHT_VARIANTS(32)
 HIFSIM_RHT_VARIANTS(64)
 #undef HIFSIM_RHT_VARIANTS
+
+// The transposing transform (rht_transpose_fast): column strips [i0, i0 + 8) of x, blocks of N rows.
+// Each block is N row loads of 8 columns, so element j of the transform is register j and every
+// butterfly is one vertical add or subtract of two registers (the definition's operands in its
+// order: the same bits); then the N x 8 result is transposed 8 x 8 at a time and stored as 8 rows
+// of N consecutive elements of t.
+template <unsigned N>
+__attribute__((target("avx2"))) HIFSIM_AI void transpose_body_avx2(const float* x, float* t, size_t rows, size_t cols,
+                                                                   size_t s0, size_t s1, uint64_t signs, float c) {
+  const __m256 vc = _mm256_set1_ps(c);
+  for (size_t i0 = s0 * 8; i0 < s1 * 8; i0 += 8)
+    for (size_t t0 = 0; t0 < rows; t0 += N) {
+      __m256 v[N];
+      for (unsigned j = 0; j < N; ++j)
+        v[j] = _mm256_xor_ps(_mm256_loadu_ps(x + (t0 + j) * cols + i0),
+                             _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(((signs >> j) & 1u) << 31))));
+      register_stages<N>(v);
+      for (unsigned j = 0; j < N; ++j) v[j] = _mm256_mul_ps(v[j], vc);
+      for (unsigned jb = 0; jb < N; jb += 8) {
+        transpose8x8_avx2(v + jb);
+        for (unsigned l = 0; l < 8; ++l) _mm256_storeu_ps(t + (i0 + l) * rows + t0 + jb, v[jb + l]);
+      }
+    }
+}
+using TransposeFn = void (*)(const float*, float*, size_t, size_t, size_t, size_t, uint64_t, float);
+#define HIFSIM_RHT_TRANSPOSE(N)                                                                                  \
+  __attribute__((target("avx2"))) void transpose_avx2_##N(const float* x, float* t, size_t rows, size_t cols,    \
+                                                          size_t s0, size_t s1, uint64_t s, float c) {         \
+    transpose_body_avx2<N>(x, t, rows, cols, s0, s1, s, c);                                                      \
+  }
+HIFSIM_RHT_TRANSPOSE(16)
+HIFSIM_RHT_TRANSPOSE(32)
+HIFSIM_RHT_TRANSPOSE(64)
+#undef HIFSIM_RHT_TRANSPOSE
 
 using RowsFn = void (*)(const float*, float*, size_t, size_t, size_t, size_t, uint64_t, float);
 RowsFn rows_fn(unsigned n, bool avx2) {
@@ -159,6 +201,17 @@ void rht_rows(const RhtSpec& s, const float* x, float* y, size_t rows, size_t co
   // In place is safe: a block reads its rows' N inputs before writing them.
   parallel_for(groups, threads, [&](size_t b, size_t e) { fn(x, y, rows, cols, b, e, signs, c); },
                std::max<size_t>(1, 4096 / std::max<size_t>(1, cols)));
+}
+
+bool rht_transpose_fast(const RhtSpec& s, const float* x, float* t, size_t rows, size_t cols, unsigned threads) {
+  validate_rht(s, rows, "transposed operand");
+  if (!s.on() || cols % 8 != 0 || qdq_fast_isa() != QdqIsa::avx2) return false;
+  const uint64_t signs = rht_sign_bits(s);
+  const float c = rht_scale(s.n);
+  const TransposeFn fn = s.n == 16 ? transpose_avx2_16 : s.n == 32 ? transpose_avx2_32 : transpose_avx2_64;
+  parallel_for(cols / 8, threads, [&](size_t b, size_t e) { fn(x, t, rows, cols, b, e, signs, c); },
+               std::max<size_t>(1, 4096 / std::max<size_t>(1, rows)));
+  return true;
 }
 
 void rht_rows_reference(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols) {

@@ -38,6 +38,11 @@ void validate_rht(const RhtSpec& s, size_t cols, const std::string& what);
 // y = x transformed along each row (rows x cols, cols % N == 0); y may equal x. Vectorised
 // (8 rows side by side) with the same bits as rht_rows_reference for every instruction set.
 void rht_rows(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols, unsigned threads = 0);
+// t (cols x rows) = rht_rows of the transpose of x (rows x cols): x transformed along its columns
+// and transposed in one pass, the same bits (wgrad's operands, quantized along T). Returns false
+// and writes nothing when it does not handle the case (transform off, cols not a multiple of 8,
+// no AVX2); throws as validate_rht when rows is not a multiple of N.
+bool rht_transpose_fast(const RhtSpec& s, const float* x, float* t, size_t rows, size_t cols, unsigned threads = 0);
 // One row at a time, the definition above written out (tests compare the two).
 void rht_rows_reference(const RhtSpec& s, const float* x, float* y, size_t rows, size_t cols);
 

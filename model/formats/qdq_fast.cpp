@@ -177,13 +177,7 @@ HIFSIM_AI void k_fp8(const float* __restrict x, float* __restrict y, size_t n, E
 // 2^-shared (exact: any FP32 rounding only happens far below half the smallest element), rounded
 // with elem_round and clamped to max, then scaled back (exact). A NaN/Inf anywhere -> all NaN.
 // The floor rule's shared exponent of a finite block from its largest magnitude's bits.
-HIFSIM_AI int mx_shared_exponent(uint32_t amax, const ElemParams& p) {
-  int shared;
-  if (amax == 0) shared = -126 - p.emax;
-  else if (amax >= 0x00800000u) shared = static_cast<int>(amax >> 23) - 127 - p.emax;
-  else shared = (31 - __builtin_clz(amax)) - 149 - p.emax;
-  return shared < -127 ? -127 : shared;
-}
+HIFSIM_AI int mx_shared_exponent(uint32_t amax, const ElemParams& p) { return mx_floor_shared_exponent(amax, p.emax); }
 
 template <bool Away>
 HIFSIM_AI void k_mx(const float* __restrict x, float* __restrict y, size_t n, ElemParams p) {
@@ -423,8 +417,8 @@ struct Hif4Front {
   bool nan = false;
 };
 
-template <bool Rne>
-HIFSIM_AI void hif4_front(const float* __restrict xin, Hif4Front& f) {
+// Everything but the element codes f.m: BF16 inputs, signs, peaks, scale, micro-exponents, fin.
+HIFSIM_AI void hif4_scales(const float* __restrict xin, Hif4Front& f) {
   uint32_t nan = 0;
   for (int k = 0; k < 64; ++k) {
     const uint32_t u = ld(xin + k);
@@ -466,6 +460,12 @@ HIFSIM_AI void hif4_front(const float* __restrict xin, Hif4Front& f) {
     f.e1_16 = static_cast<uint16_t>(f.e1_16 | (e16 << j));
     for (int t = 0; t < 4; ++t) f.fin[4 * j + t] = fin_of[e8 + e16];
   }
+}
+
+template <bool Rne>
+HIFSIM_AI void hif4_front(const float* __restrict xin, Hif4Front& f) {
+  hif4_scales(xin, f);
+  if (f.nan) return;
   // Non-negative floats order like their bit patterns: the clamps are integer minima (which
   // vectorise; float selects do not if-convert under -ftrapping-math).
   for (int k = 0; k < 64; ++k) {
@@ -504,19 +504,47 @@ HIFSIM_AI void k_hif4_unit(const float* __restrict xin, float* __restrict y, siz
   std::memcpy(y, out, n * sizeof(float));
 }
 
-template <bool Rne>
-HIFSIM_AI void k_hif4_codes(const float* __restrict x, Hif4Unit& u) {
-  Hif4Front f;
-  hif4_front<Rne>(x, f);
+HIFSIM_AI bool hif4_unit_scales(const Hif4Front& f, Hif4Unit& u) {
   u = Hif4Unit{};
   if (f.nan) {
     u.e6m2 = kE6M2NaN;
-    return;
+    return false;
   }
   u.e6m2 = static_cast<uint8_t>((((f.rb >> 23) - 79u) << 2) | ((f.rb >> 21) & 3u));
   u.e1_8 = f.e1_8;
   u.e1_16 = f.e1_16;
+  return true;
+}
+
+template <bool Rne>
+HIFSIM_AI void k_hif4_codes(const float* __restrict x, Hif4Unit& u) {
+  Hif4Front f;
+  hif4_front<Rne>(x, f);
+  if (!hif4_unit_scales(f, u)) return;
   for (int k = 0; k < 64; ++k) u.nib[k] = static_cast<uint8_t>((f.sg[k] >> 28) | static_cast<uint32_t>(f.m[k]));
+}
+
+// Stochastic elements on the same front (the scales are round-to-nearest's): y4 = |x| * fin is
+// exact, its floor and fraction too; T = the fraction's top B bits (B <= 30: frac * 2^B truncated,
+// exact); m = floor + ((T + r) >> B), clamped to 7 (stochastic.hpp's rule; the reference is
+// hif4_element_sr). One pass: no round-to-nearest codes computed and thrown away.
+HIFSIM_AI void k_hif4_codes_sr(const float* __restrict x, const uint32_t* __restrict r, unsigned B, Hif4Unit& u) {
+  Hif4Front f;
+  hif4_scales(x, f);
+  if (!hif4_unit_scales(f, u)) return;
+  const float two_b = static_cast<float>(1u << B);
+  alignas(32) uint32_t c[64];
+  for (int k = 0; k < 64; ++k) {
+    uint32_t yb = f32_bits(bits_f32(f.a[k]) * f.fin[k]);
+    yb = yb < 0x40E00000u ? yb : 0x40E00000u;  // min(y4, 7), also Inf; >= 0: truncation is floor
+    const float yc = bits_f32(yb);
+    const float fl = static_cast<float>(static_cast<int32_t>(yc));
+    const uint32_t T = static_cast<uint32_t>(static_cast<int32_t>((yc - fl) * two_b));
+    uint32_t m = static_cast<uint32_t>(static_cast<int32_t>(fl)) + ((T + r[k]) >> B);
+    m = m > 7 ? 7 : m;
+    c[k] = (f.sg[k] >> 28) | m;
+  }
+  for (int k = 0; k < 64; ++k) u.nib[k] = static_cast<uint8_t>(c[k]);
 }
 
 // ---- drivers --------------------------------------------------------------------------------------
@@ -632,6 +660,10 @@ HIFSIM_AI void hif4_codes_body(const float* x, Hif4Unit& u, bool rne) {
 }
 __attribute__((target("avx2"))) void hif4_codes_avx2(const float* x, Hif4Unit& u, bool rne) { hif4_codes_body(x, u, rne); }
 void hif4_codes_portable(const float* x, Hif4Unit& u, bool rne) { hif4_codes_body(x, u, rne); }
+__attribute__((target("avx2"))) void hif4_codes_sr_avx2(const float* x, const uint32_t* r, unsigned B, Hif4Unit& u) {
+  k_hif4_codes_sr(x, r, B, u);
+}
+void hif4_codes_sr_portable(const float* x, const uint32_t* r, unsigned B, Hif4Unit& u) { k_hif4_codes_sr(x, r, B, u); }
 
 struct BlockCodes {
   const float* x;
@@ -758,6 +790,14 @@ Hif4Unit hif4_quantize_fast(const float x[64], const Hif4Options& o) {
   return u;
 }
 
+bool hif4_quantize_sr_fast(const float x[64], const Hif4Options& o, const uint32_t* r, unsigned bits, Hif4Unit& u) {
+  if (bits > 30 || o.compare != Hif4Compare::exact || o.inf_to_nan || o.bf16_scaled_element || o.zero_scale_code)
+    return false;
+  if (qdq_fast_isa() == QdqIsa::avx2) hif4_codes_sr_avx2(x, r, bits, u);
+  else hif4_codes_sr_portable(x, r, bits, u);
+  return true;
+}
+
 void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, uint8_t* codes,
                             uint8_t& scale) {
   const bool away = o.rounding == Rounding::nearest_away;
@@ -786,9 +826,11 @@ void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale&
   block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
 }
 
-bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code) {
+bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code, float* factor) {
   if (!regular_tensor_scale(ts)) return false;
-  code = nvfp4_block_scale(bmax, ts, recipe).code;
+  const Nvfp4BlockScale b = nvfp4_block_scale(bmax, ts, recipe);
+  code = b.code;
+  if (factor) *factor = b.factor;
   return true;
 }
 

@@ -19,12 +19,12 @@ namespace hifsim::fmt {
 
 constexpr unsigned kSrFastMaxBits = 30;
 
-// o.rbits: 64 words (sr_word of B bits each).
-Hif4Unit hif4_quantize_sr(const float x[64], const Hif4Options& o, unsigned bits);
-// o.rbits: n words.
-void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, unsigned bits,
-                          uint8_t* codes, uint8_t& scale);
+// r: each element's B random bits (sr_draw), right-aligned; 64 of them for HiF4, n otherwise. The
+// reference receives them as its codec words (sr_word). o.rbits is not read.
+Hif4Unit hif4_quantize_sr(const float x[64], const Hif4Options& o, const uint32_t* r, unsigned bits);
+void mx_quantize_block_sr(const MiniFloatSpec& elem, const float* x, size_t n, const MxOptions& o, const uint32_t* r,
+                          unsigned bits, uint8_t* codes, uint8_t& scale);
 void nvfp4_quantize_block_sr(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
-                             const uint64_t* rbits, unsigned bits, float block_amax, uint8_t* codes, uint8_t& scale);
+                             const uint32_t* r, unsigned bits, float block_amax, uint8_t* codes, uint8_t& scale);
 
 }  // namespace hifsim::fmt

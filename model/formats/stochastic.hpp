@@ -72,8 +72,11 @@ inline uint32_t sr_draw(const SrStream& s, uint64_t index) {
 inline uint64_t sr_word(uint32_t r, unsigned bits) { return static_cast<uint64_t>(r) << (64 - bits); }
 inline uint64_t sr_rbits(const SrStream& s, uint64_t index) { return sr_word(sr_draw(s, index), s.bits); }
 
-// The codec words of elements first .. first + n - 1 into out (vectorised; the same bits as
-// sr_rbits one by one, tests/formats/test_stochastic.cpp).
+// r of elements first .. first + n - 1 into r (the same bits as sr_draw one by one; eight Threefry
+// calls per vector, AVX2 or portable build by qdq_fast_isa(); tests/formats/test_stochastic.cpp).
+// fmt::quantize draws each block's r just before its element loop (no per-tensor word buffer).
+void sr_draws(const SrStream& s, uint64_t first, size_t n, uint32_t* r);
+// The codec words (sr_rbits) of elements first .. first + n - 1 into out, from sr_draws.
 void sr_fill(const SrStream& s, uint64_t first, size_t n, uint64_t* out);
 
 // Throws hifsim::Error naming --sr-bits when bits is outside 1..32.

@@ -179,34 +179,32 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
   parallel_for(rows * nblk, o.threads, [&](size_t b, size_t e) {
     float buf[64];
     uint8_t codes[64];
-    // Stochastic: the random words of this chunk's part of a row, filled once per row (vectorised)
-    // and keyed by the flat element index; rb points at the current block's words.
-    std::vector<uint64_t> row_words;
-    size_t words_row = SIZE_MAX, words_c0 = 0;
-    const uint64_t* rb = nullptr;
-    Hif4Options hb = h;
-    MxOptions mb = mo;
+    // Stochastic: each element's r, drawn (sr_draws, keyed by the flat element index) for a window
+    // of up to 64 elements of the row just before the blocks that use it; zero past the row.
+    alignas(32) uint32_t draws[64];
+    size_t win_row = SIZE_MAX, win_c0 = 0, win_c1 = 0;
+    const uint32_t* rb = nullptr;
     for (size_t bi = b; bi < e; ++bi) {
       const size_t row = bi / nblk, c0 = (bi % nblk) * blk;
       const size_t n = std::min(blk, cols - std::min(cols, c0));
       const float* src = x + row * cols + c0;
       uint16_t* dst = q.codes.data() + row * q.padded_cols + c0;
       if (sr) {
-        if (row != words_row) {
-          const size_t c1 = std::min(cols, (std::min(e, (row + 1) * nblk) - row * nblk) * blk);
-          row_words.resize(c1 - c0);
-          sr_fill(stream, row * cols + c0, c1 - c0, row_words.data());
-          words_row = row;
-          words_c0 = c0;
+        if (row != win_row || c0 + blk > win_c1) {
+          win_row = row;
+          win_c0 = c0;
+          win_c1 = c0 + 64;
+          const size_t m = std::min<size_t>(64, cols - c0);
+          sr_draws(stream, row * cols + c0, m, draws);
+          std::fill(draws + m, draws + 64, 0u);
         }
-        rb = row_words.data() + (c0 - words_c0);
-        hb.rbits = mb.rbits = rb;
+        rb = draws + (c0 - win_c0);
       }
       if (f == Format::hif4) {
         std::memset(buf, 0, sizeof buf);
         std::memcpy(buf, src, n * sizeof(float));
-        const Hif4Unit u = sr ? hif4_quantize_sr(buf, hb, o.sr_bits)  // = hif4_quantize (qdq_stochastic.hpp)
-                              : hif4_quantize_fast(buf, hb);           // = hif4_quantize (qdq_fast.hpp)
+        const Hif4Unit u = sr ? hif4_quantize_sr(buf, h, rb, o.sr_bits)  // = hif4_quantize (qdq_stochastic.hpp)
+                              : hif4_quantize_fast(buf, h);            // = hif4_quantize (qdq_fast.hpp)
         q.scales[bi] = u.e6m2;
         q.l2[bi] = u.e1_8;
         q.l3[bi] = u.e1_16;
@@ -221,8 +219,8 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
           nvfp4_quantize_block_fast(src, n, ts, o.nvfp4_recipe, codes, q.scales[bi]);  // = nvfp4_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       } else {
-        if (sr) mx_quantize_block_sr(*element_spec(f), src, n, mb, o.sr_bits, codes, q.scales[bi]);
-        else mx_quantize_block_fast(*element_spec(f), src, n, mb, codes, q.scales[bi]);  // = mx_quantize_block
+        if (sr) mx_quantize_block_sr(*element_spec(f), src, n, mo, rb, o.sr_bits, codes, q.scales[bi]);
+        else mx_quantize_block_fast(*element_spec(f), src, n, mo, codes, q.scales[bi]);  // = mx_quantize_block
         for (size_t k = 0; k < blk; ++k) dst[k] = codes[k];
       }
     }

@@ -2,8 +2,11 @@
 
 #include <immintrin.h>
 
+#include <memory>
+
 #include "formats/hadamard.hpp"
 #include "formats/qdq_fast.hpp"
+#include "formats/transpose8.hpp"
 
 namespace hifsim::dp {
 
@@ -38,22 +41,10 @@ __attribute__((target("avx2"))) void transpose_avx2(const float* x, float* t, si
   for (; r0 + 8 <= rows; r0 += 8) {
     size_t c0 = 0;
     for (; c0 + 8 <= cols; c0 += 8) {
-      __m256 a[8], u[8], s[8];
+      __m256 a[8];
       for (int i = 0; i < 8; ++i) a[i] = _mm256_loadu_ps(x + (r0 + i) * cols + c0);
-      for (int i = 0; i < 8; i += 2) {
-        u[i] = _mm256_unpacklo_ps(a[i], a[i + 1]);
-        u[i + 1] = _mm256_unpackhi_ps(a[i], a[i + 1]);
-      }
-      for (int h = 0; h < 8; h += 4) {  // rows 0-3, then 4-7: columns 0-3 of each 128-bit half
-        s[h + 0] = _mm256_shuffle_ps(u[h + 0], u[h + 2], 0x44);
-        s[h + 1] = _mm256_shuffle_ps(u[h + 0], u[h + 2], 0xEE);
-        s[h + 2] = _mm256_shuffle_ps(u[h + 1], u[h + 3], 0x44);
-        s[h + 3] = _mm256_shuffle_ps(u[h + 1], u[h + 3], 0xEE);
-      }
-      for (int j = 0; j < 4; ++j) {
-        _mm256_storeu_ps(t + (c0 + j) * rows + r0, _mm256_permute2f128_ps(s[j], s[j + 4], 0x20));
-        _mm256_storeu_ps(t + (c0 + j + 4) * rows + r0, _mm256_permute2f128_ps(s[j], s[j + 4], 0x31));
-      }
+      fmt::transpose8x8_avx2(a);
+      for (int j = 0; j < 8; ++j) _mm256_storeu_ps(t + (c0 + j) * rows + r0, a[j]);
     }
     for (; c0 < cols; ++c0)
       for (size_t i = 0; i < 8; ++i) t[c0 * rows + r0 + i] = x[(r0 + i) * cols + c0];
@@ -62,25 +53,58 @@ __attribute__((target("avx2"))) void transpose_avx2(const float* x, float* t, si
 }
 }  // namespace
 
-std::vector<float> transpose(const float* x, size_t rows, size_t cols) {
-  std::vector<float> t(rows * cols);
-  if (fmt::qdq_fast_isa() == fmt::QdqIsa::avx2) transpose_avx2(x, t.data(), rows, cols);
-  else transpose_rows(x, t.data(), rows, cols, 0, rows);
-  return t;
+namespace {
+// FP32 scratch that the transform or the transpose writes in full: no zeroing (a std::vector
+// would memset it first; 4 MB per 1024 x 1024 operand).
+using Scratch = std::unique_ptr<float[]>;
+Scratch scratch(size_t n) { return Scratch(new float[n]); }
+
+void transpose_into(const float* x, size_t rows, size_t cols, float* t) {
+  if (fmt::qdq_fast_isa() == fmt::QdqIsa::avx2) transpose_avx2(x, t, rows, cols);
+  else transpose_rows(x, t, rows, cols, 0, rows);
 }
 
-std::vector<float> train_gemm_nt(const float* A, size_t M, const float* B, size_t N, size_t K, const TrainGemmSpec& s) {
-  GemmSpec ga = s.gemm, gb = s.gemm;
+// The two operands' GEMM specs (each with its own quantization), validated.
+void specs(const TrainGemmSpec& s, size_t K, GemmSpec& ga, GemmSpec& gb) {
+  ga = gb = s.gemm;
   ga.quant = s.a;
   gb.quant = s.b;
   validate(ga);
   validate(gb);
   fmt::validate_rht(s.gemm.rht, K, "training GEMM");
+}
+
+// The RHT of A into ha and of B into hb (in place when ha == A, hb == B: rht_rows allows it), then
+// both quantized and multiplied.
+std::vector<float> rht_gemm(const float* A, float* ha, size_t M, const float* B, float* hb, size_t N, size_t K,
+                            const GemmSpec& ga, const GemmSpec& gb) {
+  fmt::rht_rows(ga.rht, A, ha, M, K, ga.threads);
+  fmt::rht_rows(ga.rht, B, hb, N, K, ga.threads);
+  return gemm_quantized(quantize_operand(ha, M, K, ga), quantize_operand(hb, N, K, gb), ga);
+}
+
+// train_gemm_nt of two operands it may overwrite (the transposed copies of dgrad and wgrad): the
+// RHT in place, no third copy.
+std::vector<float> train_gemm_nt_scratch(float* A, size_t M, float* B, size_t N, size_t K, const TrainGemmSpec& s) {
+  GemmSpec ga, gb;
+  specs(s, K, ga, gb);
   if (!s.gemm.rht.on()) return gemm_quantized(quantize_operand(A, M, K, ga), quantize_operand(B, N, K, gb), ga);
-  std::vector<float> ha(M * K), hb(N * K);
-  fmt::rht_rows(s.gemm.rht, A, ha.data(), M, K, s.gemm.threads);
-  fmt::rht_rows(s.gemm.rht, B, hb.data(), N, K, s.gemm.threads);
-  return gemm_quantized(quantize_operand(ha.data(), M, K, ga), quantize_operand(hb.data(), N, K, gb), ga);
+  return rht_gemm(A, A, M, B, B, N, K, ga, gb);
+}
+}  // namespace
+
+std::vector<float> transpose(const float* x, size_t rows, size_t cols) {
+  std::vector<float> t(rows * cols);
+  transpose_into(x, rows, cols, t.data());
+  return t;
+}
+
+std::vector<float> train_gemm_nt(const float* A, size_t M, const float* B, size_t N, size_t K, const TrainGemmSpec& s) {
+  GemmSpec ga, gb;
+  specs(s, K, ga, gb);
+  if (!s.gemm.rht.on()) return gemm_quantized(quantize_operand(A, M, K, ga), quantize_operand(B, N, K, gb), ga);
+  const Scratch ha = scratch(M * K), hb = scratch(N * K);
+  return rht_gemm(A, ha.get(), M, B, hb.get(), N, K, ga, gb);
 }
 
 std::vector<float> fprop(const float* X, const float* W, size_t T, size_t I, size_t O, const TrainGemmSpec& s) {
@@ -88,13 +112,23 @@ std::vector<float> fprop(const float* X, const float* W, size_t T, size_t I, siz
 }
 
 std::vector<float> dgrad(const float* dY, const float* W, size_t T, size_t I, size_t O, const TrainGemmSpec& s) {
-  const std::vector<float> wt = transpose(W, O, I);  // I x O: W re-quantized along O
-  return train_gemm_nt(dY, T, wt.data(), I, O, s);
+  const Scratch wt = scratch(I * O);  // I x O: W re-quantized along O
+  transpose_into(W, O, I, wt.get());
+  return train_gemm_nt(dY, T, wt.get(), I, O, s);
 }
 
 std::vector<float> wgrad(const float* dY, const float* X, size_t T, size_t I, size_t O, const TrainGemmSpec& s) {
-  const std::vector<float> dyt = transpose(dY, T, O), xt = transpose(X, T, I);  // O x T, I x T: along T
-  return train_gemm_nt(dyt.data(), O, xt.data(), I, T, s);
+  const Scratch dyt = scratch(O * T), xt = scratch(I * T);  // O x T, I x T: along T
+  GemmSpec ga, gb;
+  specs(s, T, ga, gb);
+  // Transposed and transformed in one pass where the AVX2 kernel takes the shapes; else the
+  // transposes, then the RHT in place: the same bits.
+  const unsigned th = s.gemm.threads;
+  if (fmt::rht_transpose_fast(s.gemm.rht, dY, dyt.get(), T, O, th) && fmt::rht_transpose_fast(s.gemm.rht, X, xt.get(), T, I, th))
+    return gemm_quantized(quantize_operand(dyt.get(), O, T, ga), quantize_operand(xt.get(), I, T, gb), ga);
+  transpose_into(dY, T, O, dyt.get());
+  transpose_into(X, T, I, xt.get());
+  return train_gemm_nt_scratch(dyt.get(), O, xt.get(), I, T, s);
 }
 
 }  // namespace hifsim::dp

@@ -133,6 +133,10 @@ TEST(TrainGemm, StochasticGemmIsThreadInvariant) {
     const std::vector<float> one = wgrad(dY.data(), X.data(), T, I, O, s);
     s.gemm.threads = s.a.threads = s.b.threads = 3;
     EXPECT_EQ(one, wgrad(dY.data(), X.data(), T, I, O, s)) << fmt::format_info(f).name;
+    // AVX2: transposed and transformed in one pass (rht_transpose_fast); portable: two passes.
+    fmt::qdq_fast_set_isa(fmt::QdqIsa::portable);
+    EXPECT_EQ(one, wgrad(dY.data(), X.data(), T, I, O, s)) << fmt::format_info(f).name << " portable";
+    fmt::qdq_fast_set_isa(fmt::QdqIsa::automatic);
   }
 }
 

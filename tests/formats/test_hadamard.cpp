@@ -4,9 +4,11 @@
 // matrix is orthogonal (applying the unsigned transform twice gives the input back exactly on
 // small integers); a K that is not a multiple of N is refused.
 // Mutations shown failing: butterfly (a - b) -> (b - a) in the vectorised kernel only; the 1/sqrt(32)
-// constant 0x3E3504F3 -> 0x3E3504F4.
+// constant 0x3E3504F3 -> 0x3E3504F4; in the transposing kernel, the sign of element j taken from
+// bit j + 1 and the store of a column one element along (t0 + jb + 1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -20,6 +22,39 @@
 using namespace hifsim::fmt;
 
 namespace {
+
+TEST(Hadamard, TransposingTransformMatchesDefinitionBitForBit) {
+  // rht_transpose_fast (wgrad's operands): t = the definition applied to the rows of x's transpose,
+  // for every N, signs on and off, 1 and 3 threads, column counts of one and several 8-strips;
+  // declined (nothing written) where it does not apply.
+  ref::Gen g(ref::test_seed() + 410);
+  const size_t rows = 192;
+  for (size_t cols : {size_t{8}, size_t{40}}) {
+    std::vector<float> x(rows * cols), xt(rows * cols);
+    for (auto& v : x) v = bits_f32((g.u32() & 0x807FFFFFu) | ((100 + static_cast<uint32_t>(g.next() % 50)) << 23));
+    for (size_t r = 0; r < rows; ++r)
+      for (size_t c = 0; c < cols; ++c) xt[c * rows + r] = x[r * cols + c];
+    for (unsigned n : {16u, 32u, 64u})
+      for (RhtSigns sg : {RhtSigns::random, RhtSigns::none}) {
+        const RhtSpec s{n, 5, sg};
+        std::vector<float> want(x.size()), got(x.size());
+        rht_rows_reference(s, xt.data(), want.data(), cols, rows);
+        qdq_fast_set_isa(QdqIsa::portable);
+        EXPECT_FALSE(rht_transpose_fast(s, x.data(), got.data(), rows, cols, 1)) << "portable: the caller's two passes";
+        qdq_fast_set_isa(QdqIsa::automatic);
+        if (!qdq_fast_cpu_has_avx2()) continue;
+        for (unsigned threads : {1u, 3u}) {
+          std::fill(got.begin(), got.end(), 0.0f);
+          ASSERT_TRUE(rht_transpose_fast(s, x.data(), got.data(), rows, cols, threads));
+          EXPECT_EQ(0, std::memcmp(want.data(), got.data(), x.size() * 4)) << "N " << n << " cols " << cols;
+        }
+      }
+  }
+  std::vector<float> x(64 * 12), t(64 * 12);
+  EXPECT_FALSE(rht_transpose_fast(RhtSpec{16, 5, RhtSigns::random}, x.data(), t.data(), 64, 12));  // 12 columns
+  EXPECT_FALSE(rht_transpose_fast(RhtSpec{}, x.data(), t.data(), 64, 12));                         // off
+  EXPECT_THROW(rht_transpose_fast(RhtSpec{16, 5, RhtSigns::random}, x.data(), t.data(), 40, 8), hifsim::Error);
+}
 
 TEST(Hadamard, VectorisedMatchesDefinitionBitForBit) {
   ref::Gen g(ref::test_seed() + 400);

@@ -571,6 +571,16 @@ TEST(GemmKernels, E2m1IntegerScalesAtTheirLimits) {
   }
 }
 
+// The E4M3 code of a value (a test failure when it has none).
+static uint16_t e4m3_code_of(double v) {
+  for (uint16_t c = 0; c < 0x7F; ++c) {
+    const Elem e = decode_e4m3(static_cast<uint8_t>(c));
+    if (e.kind == Elem::num && std::ldexp(static_cast<double>(e.sig), e.exp) == v) return c;
+  }
+  ADD_FAILURE() << v << " is no E4M3 value";
+  return 0;
+}
+
 // The int16 kernel of the fp family (gemm_kernels_fpi.hpp) at its limits, FP8-E4M3 and MXFP8-E4M3,
 // one 32-block, A = B, forced on (HIFSIM_FPI_WIDE_SHARE=2), every variant against the unit:
 //   int16 form  q = 240 / 2^-7 = 30720 fits; 256 / 2^-7 = 32768 does not (the scalar path):
@@ -581,14 +591,6 @@ TEST(GemmKernels, E2m1IntegerScalesAtTheirLimits) {
 //   scale       MXFP8 1 x 1 under scales 2^(eA + eB) = 2^-126 (normal: the kernel) and 2^-127
 //               (subnormal: the scalar path); a lower bound of -127 builds 2^-127 as 0 and fails
 TEST(GemmKernels, FpIntegerKernelAtItsLimits) {
-  auto code_of = [](double v) {
-    for (uint16_t c = 0; c < 0x7F; ++c) {
-      const Elem e = decode_e4m3(static_cast<uint8_t>(c));
-      if (e.kind == Elem::num && std::ldexp(static_cast<double>(e.sig), e.exp) == v) return c;
-    }
-    ADD_FAILURE() << v << " is no E4M3 value";
-    return uint16_t{0};
-  };
   struct Case {
     const char* what;
     Format f;
@@ -609,7 +611,7 @@ TEST(GemmKernels, FpIntegerKernelAtItsLimits) {
     fmt::QTensor a = blank(c.f, 1, 32);
     size_t k = 0;
     for (const auto& [v, n] : c.elems)
-      for (int i = 0; i < n; ++i) a.codes[k++] = code_of(v);
+      for (int i = 0; i < n; ++i) a.codes[k++] = e4m3_code_of(v);
     fmt::QTensor b = a;
     if (c.f == Format::mxfp8_e4m3) {
       a.scales = {static_cast<uint8_t>(c.scale_a)};
@@ -631,6 +633,15 @@ TEST(GemmKernels, FpIntegerKernelAtItsLimits) {
   }
 }
 
+// The HiF8 code of 2^x, -1 when it has none.
+static int hif8_pow2_code(int x) {
+  for (int c = 0; c < 0x80; ++c) {
+    const Elem e = decode_hif8(static_cast<uint8_t>(c));
+    if (e.kind == Elem::num && e.sig && std::ldexp(static_cast<double>(e.sig), e.exp) == std::ldexp(1.0, x)) return c;
+  }
+  return -1;
+}
+
 // The scalar exact path (gemm_fpi_exact.cpp) against an alignment window that drops one bit:
 // HiF8 N=64 W=47 trunc (the first window the int16 kernel takes), A = (2^s, 2^(s-12), 2^(s-20)),
 // B = (2^s, 2^(s-12), 2^y): the sum is 2^2s (1 + 2^-24 + a small third product), just above a
@@ -638,13 +649,7 @@ TEST(GemmKernels, FpIntegerKernelAtItsLimits) {
 // binades has no int16 form: the scalar path). The unit truncates it and rounds the tie to even;
 // the exact sum rounds up. A window test one bit too lenient keeps the bit and fails here.
 TEST(GemmKernels, FpScalarPathRespectsTheWindow) {
-  auto code_of = [](int x) -> int {
-    for (int c = 0; c < 0x80; ++c) {
-      const Elem e = decode_hif8(static_cast<uint8_t>(c));
-      if (e.kind == Elem::num && e.sig && std::ldexp(static_cast<double>(e.sig), e.exp) == std::ldexp(1.0, x)) return c;
-    }
-    return -1;
-  };
+  const auto code_of = hif8_pow2_code;
   const int W = 47;
   bool found = false;
   for (int s = -4; s <= 8 && !found; ++s) {
@@ -684,14 +689,6 @@ TEST(GemmKernels, FpScalarPathRespectsTheWindow) {
 // give 2^12 (1 + 2^-22), truncation 2^12 (1 + 2^-23)), S = 2^24 + 2 exact. A rounding one bit
 // off, ties-away or truncation fails one of them; each is checked against the unit and the value.
 TEST(GemmKernels, FpIntegerKernelRoundsTiesToEven) {
-  auto code_of = [](double v) {
-    for (uint16_t c = 0; c < 0x7F; ++c) {
-      const Elem e = decode_e4m3(static_cast<uint8_t>(c));
-      if (e.kind == Elem::num && std::ldexp(static_cast<double>(e.sig), e.exp) == v) return c;
-    }
-    ADD_FAILURE() << v << " is no E4M3 value";
-    return uint16_t{0};
-  };
   struct Case {
     int small;     // elements 2^-6 beside the one 64: S = 2^24 + small
     double value;  // the FP32 result
@@ -700,8 +697,8 @@ TEST(GemmKernels, FpIntegerKernelRoundsTiesToEven) {
   ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");
   for (const Case& c : cases) {
     fmt::QTensor a = blank(Format::fp8_e4m3, 1, 32);
-    a.codes[0] = code_of(64.0);
-    for (int i = 1; i <= c.small; ++i) a.codes[i] = code_of(0x1p-6);
+    a.codes[0] = e4m3_code_of(64.0);
+    for (int i = 1; i <= c.small; ++i) a.codes[i] = e4m3_code_of(0x1p-6);
     const fmt::QTensor b = a;
     GemmSpec s;
     s.format = Format::fp8_e4m3;
@@ -726,14 +723,10 @@ TEST(GemmKernels, FpIntegerKernelRoundsTiesToEven) {
 // needs the 128-bit sum: an int64 sum there loses the sticky product (its shift leaves 64 bits)
 // and rounds the tie down to even; e = -8 stays in int64. Both blocks off the unit (no int16 form).
 TEST(GemmKernels, FpScalarPathSumsWideSpansIn128Bits) {
-  auto code_of = [](int x) -> uint16_t {
-    for (int c = 0; c < 0x80; ++c) {
-      const Elem e = decode_hif8(static_cast<uint8_t>(c));
-      if (e.kind == Elem::num && e.sig && std::ldexp(static_cast<double>(e.sig), e.exp) == std::ldexp(1.0, x))
-        return static_cast<uint16_t>(c);
-    }
-    ADD_FAILURE() << "2^" << x << " is no HiF8 value";
-    return 0;
+  auto code_of = [](int x) {
+    const int c = hif8_pow2_code(x);
+    if (c < 0) ADD_FAILURE() << "2^" << x << " is no HiF8 value";
+    return static_cast<uint16_t>(c < 0 ? 0 : c);
   };
   const uint32_t want = fmt::f32_bits(0x1p30f * (1 + 0x1p-23f));
   ScopedEnv env("HIFSIM_FPI_WIDE_SHARE", "2");

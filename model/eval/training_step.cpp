@@ -300,14 +300,23 @@ cost::BlockParams training_block_params(const cfg::UnitConfig& u, int rht, uint6
   return bp;
 }
 
+const std::vector<EnergySplitPart>& energy_split_parts() {
+  static const std::vector<EnergySplitPart> parts = {
+      {"dot_units", &EnergySplit::dot_units}, {"quantize_rn", &EnergySplit::quantize_rn},
+      {"quantize_sr", &EnergySplit::quantize_sr}, {"rht", &EnergySplit::rht},
+      {"transpose_buffer", &EnergySplit::transpose_buffer}, {"sram", &EnergySplit::sram},
+      {"dram", &EnergySplit::dram}};
+  return parts;
+}
+
+double EnergySplit::total() const {
+  double t = 0;
+  for (const EnergySplitPart& p : energy_split_parts()) t += this->*p.pj;
+  return t;
+}
+
 void EnergySplit::add(const EnergySplit& o) {
-  dot_units += o.dot_units;
-  quantize_rn += o.quantize_rn;
-  quantize_sr += o.quantize_sr;
-  rht += o.rht;
-  transpose_buffer += o.transpose_buffer;
-  sram += o.sram;
-  dram += o.dram;
+  for (const EnergySplitPart& p : energy_split_parts()) this->*p.pj += o.*p.pj;
 }
 
 const std::vector<std::string>& step_kinds() {
@@ -407,9 +416,9 @@ std::string training_step_json(const cfg::UnitConfig& u, const TrainingStep& s, 
   for (const auto& k : s.kinds) kind_json(w, k);
   w.end_array();
   // The step's energy by the hardware that spends it (adds up to the step's energy_pj).
-  w.key("energy_by_block_pj").begin_object().kv("dot_units", s.split.dot_units).kv("quantize_rn", s.split.quantize_rn)
-      .kv("quantize_sr", s.split.quantize_sr).kv("rht", s.split.rht).kv("transpose_buffer", s.split.transpose_buffer)
-      .kv("sram", s.split.sram).kv("dram", s.split.dram).end_object();
+  w.key("energy_by_block_pj").begin_object();
+  for (const EnergySplitPart& p : energy_split_parts()) w.kv(p.json, s.split.*p.pj);
+  w.end_object();
   w.key("formats").begin_array();
   for (const auto& f : s.formats) {
     w.begin_object().kv("format", f.format).kv("engine", f.engine).kv("timing", f.timing).kv("activity", f.activity).kv("config", f.config);

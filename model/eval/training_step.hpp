@@ -56,9 +56,16 @@ struct EnergySplit {
   double transpose_buffer = 0;  // the transpose buffer
   double sram = 0;              // the array's operand and accumulator buffers
   double dram = 0;              // memory traffic of the GEMMs and the passes
-  double total() const { return dot_units + quantize_rn + quantize_sr + rht + transpose_buffer + sram + dram; }
+  double total() const;
   void add(const EnergySplit& o);
 };
+
+// Every part of the split once, in report order, with its JSON name (energy_by_block_pj).
+struct EnergySplitPart {
+  const char* json;
+  double EnergySplit::*pj;
+};
+const std::vector<EnergySplitPart>& energy_split_parts();
 
 struct FormatLine {
   std::string format;        // the format the GEMMs run in ("bf16 (fp32 ops)" when FP32 GEMMs are timed on BF16)

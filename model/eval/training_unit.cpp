@@ -14,15 +14,23 @@ namespace {
 
 enum Block : size_t { b_dot, b_rn, b_sr, b_rht, b_transpose, b_sram, b_dram, b_count };
 
-// The catalog block behind a report block (b_dot, b_sram and b_dram are the cost model's).
-cost::TrainingBlock catalog_block(Block b) {
-  switch (b) {
-    case b_sr: return cost::TrainingBlock::quantize_sr;
-    case b_rht: return cost::TrainingBlock::hadamard;
-    case b_transpose: return cost::TrainingBlock::transpose_buffer;
-    default: return cost::TrainingBlock::quantize_rn;
-  }
-}
+// Every report block once, in report order: its name, the step's energy part, and the catalog
+// block it is looked up as (read for b_rn..b_transpose only: b_dot, b_sram and b_dram are the
+// cost model's, their catalog field unused).
+struct BlockRow {
+  const char* name;
+  double EnergySplit::*pj;
+  cost::TrainingBlock catalog;
+};
+const BlockRow kBlocks[b_count] = {
+    {"dot_units", &EnergySplit::dot_units, cost::TrainingBlock::quantize_rn},
+    {"quantizer_rn", &EnergySplit::quantize_rn, cost::TrainingBlock::quantize_rn},
+    {"quantizer_sr", &EnergySplit::quantize_sr, cost::TrainingBlock::quantize_sr},
+    {"rht", &EnergySplit::rht, cost::TrainingBlock::hadamard},
+    {"transpose_buffer", &EnergySplit::transpose_buffer, cost::TrainingBlock::transpose_buffer},
+    {"sram", &EnergySplit::sram, cost::TrainingBlock::quantize_rn},
+    {"dram", &EnergySplit::dram, cost::TrainingBlock::quantize_rn},
+};
 
 // The energy sources of the step's lookups of one catalog block (every format the step ran in).
 std::string energy_sources(const TrainingStep& s, cost::TrainingBlock b, bool& proxy) {
@@ -76,12 +84,12 @@ TrainingUnitRow unit_row(const TrainingUnitRequest& r, const cost::CostTables& t
   if (!row.skipped.empty()) return row;
 
   row.blocks.resize(b_count);
-  for (size_t b = 0; b < b_count; ++b) row.blocks[b].block = training_unit_blocks()[b];
   auto& B = row.blocks;
   // Energy: the step's split. Area: the format's unit (cost model) and its catalog blocks.
-  const double split[b_count] = {s.split.dot_units, s.split.quantize_rn, s.split.quantize_sr, s.split.rht,
-                                 s.split.transpose_buffer, s.split.sram, s.split.dram};
-  for (size_t b = 0; b < b_count; ++b) B[b].energy_pj = split[b];
+  for (size_t b = 0; b < b_count; ++b) {
+    B[b].block = kBlocks[b].name;
+    B[b].energy_pj = s.split.*kBlocks[b].pj;
+  }
   const cost::CostReport area = cost::evaluate_area(t, u);
   double online_quantizer = 0;
   for (const cost::AreaItem& a : area.area)
@@ -104,7 +112,7 @@ TrainingUnitRow unit_row(const TrainingUnitRequest& r, const cost::CostTables& t
   const uint64_t quant_rate = uint64_t{u.quant_blocks_per_cycle} * u.dot_width();
   const uint64_t rates[b_count] = {0, quant_rate, quant_rate, u.hadamard_elems_per_cycle, u.transpose_tile, 0, 0};
   for (Block b : {b_rn, b_sr, b_rht, b_transpose}) {
-    const cost::TrainingBlock cb = catalog_block(b);
+    const cost::TrainingBlock cb = kBlocks[b].catalog;
     B[b].energy_source = energy_sources(s, cb, B[b].energy_proxy);
     B[b].used = !B[b].energy_source.empty() || (b == b_rn && online_quantizer > 0);
     if (B[b].used) catalog_area(t, training_block_params(u, rht, in_bytes), rates[b], B[b], cb);
@@ -123,8 +131,12 @@ TrainingUnitRow unit_row(const TrainingUnitRequest& r, const cost::CostTables& t
 }  // namespace
 
 const std::vector<std::string>& training_unit_blocks() {
-  static const std::vector<std::string> b = {"dot_units", "quantizer_rn", "quantizer_sr", "rht", "transpose_buffer", "sram", "dram"};
-  return b;
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const BlockRow& b : kBlocks) n.push_back(b.name);
+    return n;
+  }();
+  return names;
 }
 
 TrainingUnitTable compare_training_units(const TrainingUnitRequest& r) {

@@ -29,7 +29,6 @@ inline constexpr uint32_t kThreefryParity = 0x1BD11BDAu;
 
 // Threefry-2x32-20 of counter (c0, c1) under key (k0, k1) = (seed low word, seed high word).
 // Returns x0 | x1 << 32. Known answers (Random123 kat_vectors): tests/formats/test_stochastic.cpp.
-
 inline uint64_t threefry2x32_20(uint64_t seed, uint32_t c0, uint32_t c1) {
   const uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
   const uint32_t ks[3] = {k0, k1, kThreefryParity ^ k0 ^ k1};

@@ -359,6 +359,7 @@ def perplexity_tables(ppl):
 TU_BLOCKS = [("dot_units", "dot units", "#34495e"), ("quantizer_rn", "quantizers RN", "#2e86c1"),
              ("quantizer_sr", "quantizers SR", "#85c1e9"), ("rht", "RHT", "#d68910"),
              ("transpose_buffer", "transpose buffer", "#8e44ad"), ("sram", "SRAM", "#27ae60"), ("dram", "DRAM", "#bdc3c7")]
+TU_ADDED = [b for b in TU_BLOCKS if b[0] in ("quantizer_rn", "quantizer_sr", "rht", "transpose_buffer")]  # what training adds
 
 
 def tu_rows(tu):
@@ -376,11 +377,10 @@ def plot_training_unit(p, tu):
     training adds -- quantizers, RHT, transpose buffer -- alone (bottom, they are small); proxies hatched."""
     rows = tu_rows(tu)
     fig, axes = plt.subplots(2, 2, figsize=(10.4, 7.2))
-    added = [b for b in TU_BLOCKS if b[0] in ("quantizer_rn", "quantizer_sr", "rht", "transpose_buffer")]
     panels = ((axes[0][0], "area_mm2", "area (mm²)", [b for b in TU_BLOCKS if b[0] != "dram"]),
               (axes[0][1], "energy_uj", "energy per training step (µJ)", TU_BLOCKS),
-              (axes[1][0], "area_mm2", "area of the training blocks (mm²)", added),
-              (axes[1][1], "energy_uj", "energy of the training blocks (µJ/step)", added))
+              (axes[1][0], "area_mm2", "area of the training blocks (mm²)", TU_ADDED),
+              (axes[1][1], "energy_uj", "energy of the training blocks (µJ/step)", TU_ADDED))
     for ax, key, label, blocks in panels:
         bottom = [0.0] * len(rows)
         for name, title, col in blocks:
@@ -421,7 +421,7 @@ def training_unit_tables(tu):
         out += [f"### {what}", "", md_table(table, cols, heads), ""]
     out += ["Sources: " + "; ".join(tu["notes"]) + ".", ""]
     for r in rows:
-        for n, title, _ in TU_BLOCKS[1:5]:
+        for n, title, _ in TU_ADDED:
             b = r["by"][n]
             if b["used"]:
                 out += [f"{r['format']} {title}: area {b['area_source']}; energy {b['energy_source']}.", ""]

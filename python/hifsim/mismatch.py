@@ -103,6 +103,9 @@ def measure_format(model, inputs, targets, fmt, residual, train_bf16):
     return row
 
 
+MAX_TOKENS = 100000
+
+
 def row_is_valid(r):
     """Rows written before the valid field: invalid when they counted NaN/Inf values."""
     return r.get("valid", not r.get("nonfinite"))
@@ -164,8 +167,8 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     formats = a.formats.split(",")
-    if a.tokens < 1:
-        ap.error(f"--tokens: {a.tokens} must be at least 1")
+    if not 1 <= a.tokens <= MAX_TOKENS:  # the range of `hifsim compare --mismatch-tokens` (sim/cmd_compare.cpp)
+        ap.error(f"--tokens: {a.tokens} must be between 1 and {MAX_TOKENS}")
     if a.jobs < 0:
         ap.error(f"--jobs: {a.jobs} must be 0 (one per core) or more")
     if not all(formats):

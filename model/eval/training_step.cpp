@@ -148,11 +148,11 @@ struct BlockTable {
   std::map<std::string, cost::BlockEnergy> e;
   const cost::BlockEnergy& get(const cost::CostTables& t, cost::TrainingBlock b, const cost::BlockParams& p,
                                std::vector<cost::BlockEnergy>& used) {
-    // Quantizers depend on the format, the Hadamard unit on N, the transpose buffer on neither.
-    const bool quantizer = b == cost::TrainingBlock::quantize_rn || b == cost::TrainingBlock::quantize_sr;
-    const std::string key = std::string(cost::training_block_name(b)) + "/" +
-                            (quantizer ? fmt::format_info(p.format).name : "") + "/" +
-                            (b == cost::TrainingBlock::hadamard ? std::to_string(p.rht) : "");
+    // Keyed on every parameter of the lookup: format groups run on different units (lanes, random
+    // bits, element bytes, transpose tile), so no entry may serve a lookup it was not made with.
+    const std::string key = std::string(cost::training_block_name(b)) + "/" + fmt::format_info(p.format).name + "/" +
+                            std::to_string(p.lanes) + "/" + std::to_string(p.sr_bits) + "/" + std::to_string(p.rht) +
+                            "/" + std::to_string(p.in_bytes) + "/" + std::to_string(p.transpose_tile);
     auto it = e.find(key);
     if (it != e.end()) return it->second;
     const cost::BlockEnergy be = cost::training_block_energy(t, b, p);
@@ -432,7 +432,8 @@ std::string training_step_json(const cfg::UnitConfig& u, const TrainingStep& s, 
   w.end_array();
   w.key("blocks").begin_array();
   for (const auto& b : s.blocks)
-    w.begin_object().kv("block", cost::training_block_name(b.block)).kv("catalog_unit", b.catalog_unit)
+    w.begin_object().kv("block", cost::training_block_name(b.block)).kv("format", fmt::format_info(b.params.format).name)
+        .kv("catalog_unit", b.catalog_unit)
         .kv("in_catalog", b.in_catalog).kv("proxy", b.proxy).kv("pj_per_element", b.pj_per_element)
         .kv("source", b.source).end_object();
   w.end_array();
@@ -486,9 +487,13 @@ std::string training_step_text(const TrainingStep& s) {
          (s.cost && f.cost_unsupported.empty() ? fmt_g(f.total.energy_pj * 1e-6, 4) + " uJ" : std::string("no energy")) +
          (f.activity.empty() ? "" : " (activity: " + f.activity + ")") +
          (f.cost_unsupported.empty() ? "" : " (no cost: " + f.cost_unsupported + "; the step's energy leaves this format out)") + "\n";
-  for (const auto& b : s.blocks)
-    o += std::string("  block ") + cost::training_block_name(b.block) + " [" + b.catalog_unit + "]: " + fmt_g(b.pj_per_element, 4) +
-         " pJ/element" + (b.proxy ? " (PROXY)" : "") + " -- " + b.source + "\n";
+  std::string blocks;  // a block looked up alike for two formats prints once
+  for (const auto& b : s.blocks) {
+    const std::string line = std::string("  block ") + cost::training_block_name(b.block) + " [" + b.catalog_unit + "]: " +
+                             fmt_g(b.pj_per_element, 4) + " pJ/element" + (b.proxy ? " (PROXY)" : "") + " -- " + b.source + "\n";
+    if (blocks.find(line) == std::string::npos) blocks += line;
+  }
+  o += blocks;
   for (const auto& n : s.notes) o += "  note: " + n + "\n";
   return o;
 }

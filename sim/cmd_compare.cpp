@@ -94,6 +94,8 @@ void run_perplexity(const eval::CompareRequest& r, long tokens, const std::strin
 
 // The rollout/training mismatch (docs/training.md) into `data`: SmolLM2 decoded token by token
 // against its full-sequence forward, per format (bf16 is the baseline), the formats side by side.
+// --threads is the command's core budget (0 = all cores); the mismatch spends it as formats measured
+// in parallel, one process each (its --jobs, same 0 convention; results do not depend on it).
 void run_mismatch(const eval::CompareRequest& r, long tokens, const std::string& data) {
   std::string fl;
   for (fmt::Format f : r.formats)

@@ -87,11 +87,11 @@ def measure_format(model, inputs, targets, fmt, residual, train_bf16):
     """One table row: the four pairs of one format, with its own NaN/Inf count and seconds. A row
     measured through NaN/Inf quantized values, or whose figures are not finite, is not a score:
     valid is False and its figures are None (never a number that could look good)."""
-    t0, bad = time.time(), [0]
+    t0, bad, wq = time.time(), [0], {}  # wq: the format's weights, quantized once for the three forwards
     head = model.classifier.astype(np.float64)
-    train = training_logprobs(model, inputs, make_hook(fmt, "none", bad))
-    roll = rollout_logprobs(model, inputs, make_hook(fmt, "none", bad), head)
-    roll_r = rollout_logprobs(model, inputs, make_hook(fmt, residual, bad), head)
+    train = training_logprobs(model, inputs, make_hook(fmt, "none", bad, weights=wq))
+    roll = rollout_logprobs(model, inputs, make_hook(fmt, "none", bad, weights=wq), head)
+    roll_r = rollout_logprobs(model, inputs, make_hook(fmt, residual, bad, weights=wq), head)
     row = {"format": fmt}
     for key, (r, t) in zip(PAIRS, ((roll, train), (roll_r, train), (roll, train_bf16), (roll_r, train_bf16))):
         row[key + "_dlogp"], row[key + "_kl"] = compare(r, t, targets)

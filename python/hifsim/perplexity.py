@@ -32,9 +32,11 @@ def log(msg, quiet=False):
 _OPTIONS = {}  # format -> extra quantizer options of every run (--hif4-convention); inherited by forked workers
 
 
-def make_hook(fmt, residual, nonfinite, threads=0):
-    """The fake-quantization hook; counts NaN/Inf values the quantizer produces in nonfinite[0]."""
-    weights = {}
+def make_hook(fmt, residual, nonfinite, threads=0, weights=None):
+    """The fake-quantization hook; counts NaN/Inf values the quantizer produces in nonfinite[0].
+    weights: the quantized-weight store, to share between hooks of the same format (the residual
+    applies to activations only, so every hook of a format quantizes a weight to the same array)."""
+    weights = {} if weights is None else weights
 
     def counted(y):
         nonfinite[0] += int(y.size - np.count_nonzero(np.isfinite(y)))

@@ -46,7 +46,10 @@ struct Isa {
   }
   // Lanes that are not zero, as a bit mask.
   static HIFSIM_INLINE unsigned nonzero(VI x) { return _mm512_test_epi32_mask(x, x); }
-  // The fp integer kernel's operations (gemm_kernels_fpi.hpp; not instantiated for this variant yet).
+  // The fp integer kernel's operations (gemm_kernels_fpi.hpp). The kernel is not instantiated for
+  // this variant (variant_kernels' FpiMr = 0: no machine here has AVX-512 to run the kernel tests
+  // on, and an untested instance is not shipped), but its template names Isa:: without depending
+  // on a parameter, so these must exist for the variant to compile.
   static HIFSIM_INLINE VI zero_i() { return _mm512_setzero_si512(); }
   static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm512_add_epi32(acc, _mm512_madd_epi16(b, a)); }
   static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) { return _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi)); }

@@ -110,6 +110,42 @@ TEST(SrQuantizer, DrawsAtTheElementIndex) {
   EXPECT_THROW(dp::SrQuantizer(SrElem::nvfp4_e2m1, 8).compute(bad, s), Error);
 }
 
+// T (the net trace's and the coverage's view of the discarded fraction) on its own: inside the
+// grid (no saturation) an element rounds up, away from zero, exactly when T + r >= 2^B
+// (docs/training.md's rule), and T < 2^B. Fails on a T computed one bit short or with the
+// quantum of the binade above.
+TEST(SrQuantizer, DiscardedFractionDecidesTheRounding) {
+  SplitMix64 g(0x7D);
+  for (SrElem e : {SrElem::nvfp4_e2m1, SrElem::hif4_s1p2, SrElem::mxfp4_e2m1})
+    for (unsigned B : {1u, 4u, 8u, 13u, 24u}) {
+      const dp::SrQuantizer q(e, B);
+      const double top = e == SrElem::hif4_s1p2 ? 7.0 : 6.0;  // the largest code: above it, saturation
+      int ups = 0, downs = 0;
+      for (int n = 0; n < 2000; ++n) {
+        dp::SrqInput in;
+        in.seed = g.next();
+        in.group = g.next32();
+        in.lane = static_cast<uint32_t>(g.below(fmt::sr_lanes(B)));
+        for (float& a : in.a) a = static_cast<float>(g.uniform() * top) * (g.below(2) ? -1.0f : 1.0f);
+        dp::SrqStages s;
+        q.compute(in, s);
+        for (int k = 0; k < dp::kSrqLanes; ++k) {
+          const double mag = std::fabs(static_cast<double>(in.a[k]));
+          const unsigned m = s.code[k] & 7u;
+          const double v = e == SrElem::hif4_s1p2 ? static_cast<double>(m) : fmt::minifloat_decode(fmt::kE2M1, m);
+          ASSERT_LT(uint64_t{s.t[k]}, uint64_t{1} << B);
+          const bool up = v > mag;
+          ASSERT_EQ(up, uint64_t{s.t[k]} + s.r[k] >= (uint64_t{1} << B))
+              << "fmt=" << static_cast<int>(e) << " B=" << B << " a=" << std::hexfloat << in.a[k] << " T=" << s.t[k]
+              << " r=" << s.r[k] << " code=" << int{s.code[k]};
+          (up ? ups : downs) += 1;
+        }
+      }
+      EXPECT_GT(ups, 1000);
+      EXPECT_GT(downs, 1000);
+    }
+}
+
 // The unit's input is the value the quantizers round; given it, its codes are theirs.
 TEST(SrQuantizer, IsTheElementStageOfNvfp4) {
   SplitMix64 g(11);

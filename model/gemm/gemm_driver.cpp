@@ -230,14 +230,11 @@ uint64_t fpi_tiles(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec&
   const size_t mr = static_cast<size_t>(vk.fpi_mr), nr = static_cast<size_t>(vk.fpi_nr);
   clk.packed();
   clk.fp_integer = true;
-  // With a window W the products must span at most W - P binades (nothing dropped).
-  const int max_spread = pp.window > 0 ? pp.window - rec.pbits : 1 << 20;
   std::atomic<uint64_t> unit_calls{0};
   const FpiExact exact{&A, &B, &s, pp.width, rec.pbits, pp.window, pp.mx_scaled, &unit_calls};
   clk.slow_lanes += for_each_tile(A, B, s, mr, nr, nblk, K * sizeof(int16_t), nullptr, C, &clk.path, clk.slow_lanes,
                                   [&](tile::Call c, size_t t, size_t p) {
                                     c.width = pp.width;
-                                    c.max_spread = max_spread;
                                     c.fixup = &fpi_exact_block;
                                     c.fixup_ctx = &exact;
                                     vk.fpi(c, pa.at(t * mr, K, nblk), pb.panel(p, nr, K, nblk));
@@ -271,9 +268,13 @@ uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, 
   const AlignSpec align = effective_align(s);
   pp.window = rec.windowed ? align.width : 0;
   const bool narrow = pp.window > 0 && pp.window <= tile::max_double_window(pp.width);
+  // The int16 kernel keeps every product of two int16 forms whole only when the window spans
+  // 2 kFpiMaxD binades beyond the products' own bits (gemm_kernels_fpi.hpp); every window that is
+  // not narrow does (W >= 47, P <= 16), so this holds by construction and is checked, not assumed.
+  const bool fpi_window_ok = pp.window == 0 || pp.window - rec.pbits >= 2 * tile::kFpiMaxD;
   // The int16 kernel unless a sample of the operands says too many outputs would leave it
   // (tile::kFpiMaxWideShare): then the double kernel below (the same bits, faster there).
-  if (!narrow && s.acc.kind == AccSpec::fp32 && vk.fpi && rec.integer_kernel &&
+  if (!narrow && fpi_window_ok && s.acc.kind == AccSpec::fp32 && vk.fpi && rec.integer_kernel &&
       fpi_wide_share(A, pp) + fpi_wide_share(B, pp) <= fpi_max_wide_share()) {
     const size_t mr = static_cast<size_t>(vk.fpi_mr), nr = static_cast<size_t>(vk.fpi_nr);
     const PackedFpiA pa = pack_fpi_a(A, pp, mr, s.threads, &clk.path);

@@ -10,13 +10,13 @@
 // that value once to FP32 (mxfp8_dot.hpp s4, aligned_dot.hpp s5): one int -> FP32 conversion
 // (RNE of S) times the exact power of two 2^(eA + eB), which is the same while the result is a
 // normal float (eA + eB in [-126, 96]: |S| < 2^31). With an alignment window W the unit's sum is
-// that exact sum when no product bit falls below the window: dA + dB <= W - P (Call::max_spread).
-// (A guard only: an int16 form has d <= 14 -- every element's unit exponent is at most its lowest
-// set bit, at most 14 above e -- and the engine runs this kernel for W >= 47 only, W - P >= 39 >
-// 28; so no test can reach it, and a mutated bound is not caught.)
+// that exact sum when no product bit falls below the window: dA + dB <= W - P. An int16 form has
+// d <= tile::kFpiMaxD = 14 (its elements' bits span at most 15 binades), so the engine runs this
+// kernel only where W - P >= 2 kFpiMaxD (gemm_driver.cpp: every window it runs it for, W >= 47,
+// has W - P >= 31) and the kernel needs no per-output spread check.
 // Outputs whose sum may not fit int32 take the same sum in scalar int64; every other output of
-// the block -- a NaN/Inf element or scale, a spread too wide for int16 or the window, a subnormal
-// or huge result -- is computed by fixup (gemm_fpi_exact.hpp: exact scalar code, or the unit).
+// the block -- a NaN/Inf element or scale, a spread too wide for int16, a subnormal or huge
+// result -- is computed by fixup (gemm_fpi_exact.hpp: exact scalar code, or the unit).
 // Both count in GemmRunInfo::slow_scale_blocks; unit calls in fallback_blocks.
 #pragma once
 #include "gemm/gemm_kernels_int8.hpp"
@@ -59,20 +59,19 @@ void fpi_tile(const tile::Call& t, const tile::FpiA& a, const tile::FpiB& b) {
     for (int r = 0; r < MR; ++r) {
       const size_t ia = r * nblk + blk;
       const VF na = Isa::set1_f(a.norm[ia]);
-      const VI ea = Isa::set1_i(a.e[ia]), da = Isa::set1_i(a.d[ia]);
+      const VI ea = Isa::set1_i(a.e[ia]);
       for (int v = 0; v < NV; ++v) {
         const size_t ib = blk * NR + v * L;
         const VI e = Isa::add_i(ea, Isa::load_i(b.e + ib));
         const VF nn = Isa::mul_f(na, Isa::load_f(b.norm + ib));  // the block sum's bound
-        const unsigned spread_ok = Isa::le_i(Isa::add_i(da, Isa::load_i(b.d + ib)), t.max_spread);
-        const unsigned ok = Isa::le_f(nn, tile::kFpiNormLimit) & Isa::in_range_i(e, -126, 96) & spread_ok;
+        const unsigned ok = Isa::le_f(nn, tile::kFpiNormLimit) & Isa::in_range_i(e, -126, 96);
         VF val = Isa::mul_f(Isa::cvt_f(S[r][v]), Isa::pow2_f(e));
         unsigned bad = ~ok & ((1u << L) - 1);
         if (bad) {
           // Lanes whose int16 forms hold the block but whose sum may not fit int32: the same sum
           // in int64 (|S| < 64 * 2^30), rounded once (int64 -> float) and scaled exactly (normal
           // while eA + eB <= 91). The rest go to fixup (gemm_fpi_exact.hpp).
-          const unsigned wide = bad & Isa::le_f(nn, 0x1p127f) & Isa::in_range_i(e, -126, 91) & spread_ok;
+          const unsigned wide = bad & Isa::le_f(nn, 0x1p127f) & Isa::in_range_i(e, -126, 91);
           alignas(64) float tmp[L];
           alignas(64) int32_t ev[L];
           Isa::store_f(tmp, val);

@@ -463,15 +463,15 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, un
 
 namespace {
 
-// One block of w element codes as int16 q_k with value_k = q_k 2^e (tile::FpiA): q to
-// q[k * stride], the block's e, d and norm returned. No such form (a NaN/Inf element, a NaN
+// One block of w element codes as int16 q_k with value_k = q_k 2^e (tile::FpiA): q to q[0..w),
+// the block's e and norm returned. No such form (a NaN/Inf element, a NaN
 // scale, |q| > kFpiMaxQ): norm +Inf, q zero.
 struct FpiMeta {
-  int32_t e = 0, d = 0;
+  int32_t e = 0;
   float norm = 0;
 };
 FpiMeta pack_fpi_block(const fmt::QTensor& t, const Decoder& dec, const FpPackParams& pp, size_t row, size_t blk,
-                       int16_t* q, size_t stride) {
+                       int16_t* q) {
   const uint16_t* c = t.codes.data() + row * t.padded_cols + blk * pp.width;
   FpiMeta m;
   int lo = INT16_MAX, hi = INT16_MIN;
@@ -501,15 +501,14 @@ FpiMeta pack_fpi_block(const fmt::QTensor& t, const Decoder& dec, const FpPackPa
                                                               : e.odd * (1 << sh);
     if (v > tile::kFpiMaxQ || v < -tile::kFpiMaxQ) m.norm = inf;
     else ss += static_cast<int64_t>(v) * v;  // < 64 * 2^30
-    q[k * stride] = static_cast<int16_t>(v);
+    q[k] = static_cast<int16_t>(v);
   }
   if (m.norm == inf) {
-    for (int k = 0; k < pp.width; ++k) q[k * stride] = 0;
+    for (int k = 0; k < pp.width; ++k) q[k] = 0;
     return m;
   }
   if (hi == INT16_MIN) return m;  // every element zero: S = 0, +0.0
   m.e = lo + scale_exp;
-  m.d = hi - lo;
   const double n = std::sqrt(static_cast<double>(ss));  // ss < 2^36: exact; the root correctly rounded
   float f = static_cast<float>(n);
   if (static_cast<double>(f) < n) f = std::nextafter(f, inf);
@@ -527,17 +526,17 @@ double fpi_wide_share(const fmt::QTensor& t, const FpPackParams& pp, size_t samp
   size_t wide = 0;
   for (size_t i = 0; i < n; ++i) {
     const size_t r = i * t.rows / n;
-    for (size_t blk = 0; blk < nblk; ++blk) wide += std::isinf(pack_fpi_block(t, dec, pp, r, blk, q, 1).norm);
+    for (size_t blk = 0; blk < nblk; ++blk) wide += std::isinf(pack_fpi_block(t, dec, pp, r, blk, q).norm);
   }
   return static_cast<double>(wide) / static_cast<double>(n * nblk);
 }
 
 tile::FpiA PackedFpiA::at(size_t row, size_t K, size_t nblk) const {
-  return {q.data() + row * K, e.data() + row * nblk, d.data() + row * nblk, norm.data() + row * nblk};
+  return {q.data() + row * K, e.data() + row * nblk, norm.data() + row * nblk};
 }
 
 tile::FpiB PackedFpiB::panel(size_t p, size_t nr, size_t K, size_t nblk) const {
-  return {q.data() + p * K * nr, e.data() + p * nblk * nr, d.data() + p * nblk * nr, norm.data() + p * nblk * nr};
+  return {q.data() + p * K * nr, e.data() + p * nblk * nr, norm.data() + p * nblk * nr};
 }
 
 PackedFpiA pack_fpi_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, unsigned threads, CpuPath* path) {
@@ -546,7 +545,6 @@ PackedFpiA pack_fpi_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, 
   p.rows_padded = round_up(t.rows, mr);
   p.q.resize(p.rows_padded * K);
   p.e.resize(p.rows_padded * nblk);
-  p.d.resize(p.rows_padded * nblk);
   p.norm.resize(p.rows_padded * nblk);
   const Decoder dec(pp.element);
   std::atomic<size_t> wide_total{0};
@@ -556,14 +554,12 @@ PackedFpiA pack_fpi_a(const fmt::QTensor& t, const FpPackParams& pp, size_t mr, 
       if (r >= t.rows) {  // padding rows of the last tile: zeros
         std::fill_n(p.q.data() + r * K, K, int16_t{0});
         std::fill_n(p.e.data() + r * nblk, nblk, 0);
-        std::fill_n(p.d.data() + r * nblk, nblk, 0);
         std::fill_n(p.norm.data() + r * nblk, nblk, 0.0f);
         continue;
       }
       for (size_t blk = 0; blk < nblk; ++blk) {
-        const FpiMeta m = pack_fpi_block(t, dec, pp, r, blk, p.q.data() + r * K + blk * pp.width, 1);
+        const FpiMeta m = pack_fpi_block(t, dec, pp, r, blk, p.q.data() + r * K + blk * pp.width);
         p.e[r * nblk + blk] = m.e;
-        p.d[r * nblk + blk] = m.d;
         p.norm[r * nblk + blk] = m.norm;
         wide += std::isinf(m.norm);
       }
@@ -582,7 +578,6 @@ PackedFpiB pack_fpi_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, 
   p.panels = round_up(t.rows, nr) / nr;
   p.q.resize(p.panels * nr * K);
   p.e.resize(p.panels * nblk * nr);
-  p.d.resize(p.panels * nblk * nr);
   p.norm.resize(p.panels * nblk * nr);
   const Decoder dec(pp.element);
   std::atomic<size_t> wide_total{0};
@@ -594,11 +589,10 @@ PackedFpiB pack_fpi_b(const fmt::QTensor& t, const FpPackParams& pp, size_t nr, 
         const size_t n = pi * nr + j;
         for (size_t blk = 0; blk < nblk; ++blk) {
           FpiMeta m;  // padding columns: zeros
-          if (n < t.rows) m = pack_fpi_block(t, dec, pp, n, blk, row.data() + blk * w, 1);
+          if (n < t.rows) m = pack_fpi_block(t, dec, pp, n, blk, row.data() + blk * w);
           else std::fill_n(row.data() + blk * w, w, int16_t{0});
           const size_t i = (pi * nblk + blk) * nr + j;
           p.e[i] = m.e;
-          p.d[i] = m.d;
           p.norm[i] = m.norm;
           wide += std::isinf(m.norm);
         }

@@ -70,12 +70,12 @@ PackedFpB pack_fp_b(const fmt::QTensor& t, const FpPackParams& p, size_t nr, uns
                     CpuPath* path = nullptr);
 
 // The fp family on integers (tile::FpiA / FpiB, gemm_kernels_fpi.hpp): int16 elements over one
-// power of two per block, the block's exponent, spread and norm.
+// power of two per block, the block's exponent and norm.
 struct PackedFpiA {
   size_t rows_padded = 0;
   size_t wide_blocks = 0;  // blocks without an int16 form (norm +Inf)
   Buffer<int16_t> q;
-  Buffer<int32_t> e, d;
+  Buffer<int32_t> e;
   Buffer<float> norm;
   tile::FpiA at(size_t row, size_t K, size_t nblk) const;
 };
@@ -83,7 +83,7 @@ struct PackedFpiB {
   size_t panels = 0;
   size_t wide_blocks = 0;  // blocks without an int16 form (norm +Inf)
   Buffer<int16_t> q;
-  Buffer<int32_t> e, d;
+  Buffer<int32_t> e;
   Buffer<float> norm;
   tile::FpiB panel(size_t p, size_t nr, size_t K, size_t nblk) const;
 };

@@ -79,19 +79,16 @@ struct FpB {
 // The fp family on integers (gemm_kernels_fpi.hpp; FP32 accumulator): per operand block the
 // elements as int16 over one power of two, value_k = q_k * 2^e (e = the lowest set bit of the
 // block's nonzero elements plus the MX scale exponent), with the block's L2 norm of q (rounded
-// up) and its exponent spread d (largest unit exponent - e without the scale: the alignment
-// window's test). Blocks without that form (a NaN/Inf element, a NaN scale, |q| > 32767) have
+// up). Blocks without that form (a NaN/Inf element, a NaN scale, |q| > 32767) have
 // norm +Inf: every output they touch goes to the unit.
 struct FpiA {
   const int16_t* q = nullptr;      // [rows][K]
   const int32_t* e = nullptr;      // [rows][nblk]
-  const int32_t* d = nullptr;      // [rows][nblk]
   const float* norm = nullptr;     // [rows][nblk]
 };
 struct FpiB {
   const int16_t* q = nullptr;      // [K / 2][NR][2]: pairs of consecutive k per column
   const int32_t* e = nullptr;      // [nblk][NR]
-  const int32_t* d = nullptr;      // [nblk][NR]
   const float* norm = nullptr;     // [nblk][NR]
 };
 // |sum_k qA_k qB_k| <= |qA|_2 |qB|_2 (Cauchy-Schwarz); with the float product of the norms at
@@ -99,6 +96,7 @@ struct FpiB {
 // 2^31, so the block's integer sum is exact in int32 (intermediate wrap-around cancels).
 constexpr float kFpiNormLimit = 0x1.fffffcp30f;
 constexpr int kFpiMaxQ = 32767;  // int16 elements
+constexpr int kFpiMaxD = 14;     // an int16 form's bits span at most 15 binades: d = top - lowest <= 14
 // Operand blocks without an int16 form send their outputs to scalar code (about 100x the cost
 // of a block in the kernel, gemm_fpi_exact.hpp): above this share of A's plus B's blocks the
 // GEMM takes the double kernel instead (gemm_driver.cpp).
@@ -136,7 +134,6 @@ struct Call {
   const void* fixup_ctx = nullptr;
   uint64_t* fixups = nullptr;  // fused mode: blocks recomputed by `fixup` (counter)
   uint64_t* slow_lanes = nullptr;  // e2m1 fused mode: blocks summed in double (counter, may be null)
-  int max_spread = 0;         // fpi kernels: largest dA + dB whose products the window keeps whole
 };
 
 using Int8Kernel = void (*)(const Call&, const Int8A&, const Int8B&);

@@ -25,8 +25,8 @@ NCPU="$(nproc)"
 # (bench/gemm_scaling: the GEMM of operands quantized outside, result freshly allocated) on the same
 # shape, in the same run: hif4 and nvfp4, 1024^3 and 2048^3, 1 and all threads, 3 runs each, medians
 # (issue 27's target: at most 1.25x at 2048^3). Wall time is what `time` shows; the CPU-time ratio
-# (process user + system against the engine's CPU per run) is the one other jobs on the machine
-# barely move. Each line carries the 1-minute load.
+# (process user + system against the engine's CPU per run) moves less with other jobs on the
+# machine. Each line carries the 1-minute load.
 whole_command() {
   bench_build hifsim gemm_scaling
   "$PY" scripts/bench_gemm_command.py "$BUILD/bin/hifsim" "$BUILD/bin/gemm_scaling" "$OUT" 1 "$NCPU"

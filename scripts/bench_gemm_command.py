@@ -10,6 +10,7 @@ line per case with both ratios and the 1-minute load, and a Markdown table row f
 docs/performance.md.
 """
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -34,6 +35,7 @@ def child_cpu() -> float:
 def main() -> None:
     hifsim, scaling, out = sys.argv[1:4]
     threads = sys.argv[4:]
+    os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(0)
     rows = []
     for n in (1024, 2048):

@@ -50,24 +50,35 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   r.arc = arc;
   if (arc && p.get("arc") != "auto") r.arc_channels = static_cast<long>(p.get_int("arc", 0, 1 << 30));
   r.stats = p.has("stats");
-  const io::NpyArray A = eval::read_matrix(p.get("a"), "A"), B = eval::read_matrix(p.get("b"), "B");
+  // Inputs, calibration and result in uninitialized storage (util/uninit_buffer.hpp): no zero
+  // fill before the read or the GEMM writes them (issue 27: the whole command near its engine).
+  io::NpyF32 A = eval::read_matrix_uninit(p.get("a"), "A");
+  const io::NpyF32 B = eval::read_matrix_uninit(p.get("b"), "B");
   const size_t M = A.shape[0], K = A.shape[1], N = B.shape[0];
   if (B.shape[1] != K)
     throw Error(p.get("b"), "shape", "K mismatch: A is " + io::shape_str(A.shape) + ", B is " + io::shape_str(B.shape));
   fmt::validate_rht(spec.rht, K, p.get("a") + " and " + p.get("b"));
-  fmt::check_representable(*f, A.f32.data(), M, K, p.get("a"));
-  fmt::check_representable(*f, B.f32.data(), N, K, p.get("b"));
-  r.A = {A.f32.data(), M, K};
-  r.B = {B.f32.data(), N, K};
-  io::NpyArray cal;
+  fmt::check_representable(*f, A.values.data(), M, K, p.get("a"));
+  fmt::check_representable(*f, B.values.data(), N, K, p.get("b"));
+  r.A = {A.values.data(), M, K};
+  r.B = {B.values.data(), N, K};
+  io::NpyF32 cal;
   if (arc && p.has("arc-calib")) {
-    cal = eval::read_matrix(p.get("arc-calib"), "calibration activations");
+    cal = eval::read_matrix_uninit(p.get("arc-calib"), "calibration activations");
     if (cal.shape[1] != K) throw Error(p.get("arc-calib"), "shape", "K differs from A's");
-    r.calibration = {cal.f32.data(), cal.shape[0], K};
+    r.calibration = {cal.values.data(), cal.shape[0], K};
   }
-  const eval::GemmOutcome g = eval::run_gemm(r);
+  // The result takes A's storage when it fits and nothing reads A after the GEMM (the statistics
+  // do): no fresh pages to fault in and zero for it (run_gemm_into: C may alias A then).
+  UninitBuffer<float> own;
+  float* C = A.values.data();
+  if (r.stats || M * N > A.values.size()) {
+    own.resize(M * N);
+    C = own.data();
+  }
+  const eval::GemmOutcome g = eval::run_gemm_into(r, C);
 
-  outs.add(out, [&](const std::string& path) { io::write_npy(path, {M, N}, g.C.data()); },
+  outs.add(out, [&](const std::string& path) { io::write_npy(path, {M, N}, C); },
            "float32 " + std::to_string(M) + " x " + std::to_string(N));
   if (r.stats) outs.add(p.get("stats"), g.stats_json, "error statistics");
   Manifest m;

@@ -1,6 +1,7 @@
 #include "eval/gemm_run.hpp"
 
 #include <chrono>
+#include <cstring>
 
 #include "gemm/arc.hpp"
 #include "gemm/gemm_stats.hpp"
@@ -11,11 +12,11 @@
 namespace hifsim::eval {
 namespace {
 
-std::string stats_json(const GemmRequest& r, const GemmOutcome& o) {
+std::string stats_json(const GemmRequest& r, const GemmOutcome& o, const float* C) {
   const size_t M = r.A.rows, K = r.A.cols, N = r.B.rows;
   const double macs = static_cast<double>(M) * N * K;
   const std::vector<double> ref = dp::gemm_fp64(r.A.data, M, K, r.B.data, N, r.spec.threads);
-  const dp::GemmError e = dp::gemm_error(o.C, ref);
+  const dp::GemmError e = dp::gemm_error(std::vector<float>(C, C + M * N), ref);  // next to the FP64 GEMM: cheap
   JsonWriter w;
   w.begin_object()
       .kv("format", fmt::format_info(r.spec.format).name)
@@ -35,25 +36,37 @@ std::string stats_json(const GemmRequest& r, const GemmOutcome& o) {
   return w.str() + "\n";
 }
 
-}  // namespace
-
-GemmOutcome run_gemm(const GemmRequest& r) {
+// The result goes to `into` when given (M x N floats, need not be initialized), else to o.C.
+GemmOutcome run(const GemmRequest& r, float* into) {
   GemmOutcome o;
   const size_t M = r.A.rows, K = r.A.cols, N = r.B.rows;
   if (r.spec.rht.on() && (r.arc || r.residual.kind != dp::ResidualKind::none))
     throw Error("command line", "--rht", "cannot be combined with --residual or --arc");
   const auto t0 = std::chrono::steady_clock::now();
+  std::vector<float> y;
   if (r.arc) {
     const Matrix& cal = r.calibration.data ? r.calibration : r.A;
     const dp::ArcPlan plan = dp::arc_plan(cal.data, cal.rows, K, r.arc_channels, r.spec.format);
     o.arc_channels = plan.S;
-    o.C = dp::gemm_arc(r.A.data, M, K, r.B.data, N, r.spec, plan);
+    y = dp::gemm_arc(r.A.data, M, K, r.B.data, N, r.spec, plan);
+  } else if (r.residual.kind != dp::ResidualKind::none) {
+    y = dp::gemm_with_residual(r.A.data, M, K, r.B.data, N, r.spec, r.residual);
+  } else if (into) {
+    dp::gemm_into(r.A.data, M, K, r.B.data, N, r.spec, into);  // no result vector to fill and copy
   } else {
-    o.C = dp::gemm_with_residual(r.A.data, M, K, r.B.data, N, r.spec, r.residual);
+    y = dp::gemm(r.A.data, M, K, r.B.data, N, r.spec);
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (r.stats) o.stats_json = stats_json(r, o);
+  if (!into) o.C = std::move(y);
+  else if (!y.empty()) std::memcpy(into, y.data(), y.size() * sizeof(float));
+  if (r.stats) o.stats_json = stats_json(r, o, into ? into : o.C.data());
   return o;
 }
+
+}  // namespace
+
+GemmOutcome run_gemm(const GemmRequest& r) { return run(r, nullptr); }
+
+GemmOutcome run_gemm_into(const GemmRequest& r, float* C) { return run(r, C); }
 
 }  // namespace hifsim::eval

@@ -33,5 +33,10 @@ struct GemmOutcome {
 };
 
 GemmOutcome run_gemm(const GemmRequest& r);
+// The same with the result written to C (M x N floats, need not be initialized; o.C stays
+// empty): `hifsim gemm` passes an uninitialized buffer (util/uninit_buffer.hpp), which the GEMM's
+// worker threads fault in, instead of a vector zero-filled first by one thread. Unless r.stats,
+// C may be A's own storage (r.A.data): A is read only before the first element of C is written.
+GemmOutcome run_gemm_into(const GemmRequest& r, float* C);
 
 }  // namespace hifsim::eval

@@ -121,9 +121,21 @@ size_t keep_ops_of_kind(io::Trace& t, const std::vector<std::string>& kinds) {
   return kept.size();
 }
 
+namespace {
+void require_2d(const std::vector<size_t>& shape, const std::string& path, const char* what) {
+  if (shape.size() != 2) throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(shape));
+}
+}  // namespace
+
 io::NpyArray read_matrix(const std::string& path, const char* what) {
   io::NpyArray a = io::read_npy_f32(path);
-  if (a.shape.size() != 2) throw Error(path, "shape", std::string(what) + " must be 2-D, got " + io::shape_str(a.shape));
+  require_2d(a.shape, path, what);
+  return a;
+}
+
+io::NpyF32 read_matrix_uninit(const std::string& path, const char* what) {
+  io::NpyF32 a = io::read_npy_f32_uninit(path);
+  require_2d(a.shape, path, what);
   return a;
 }
 

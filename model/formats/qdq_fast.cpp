@@ -847,27 +847,30 @@ bool encode_codes_fast(Format f, const float* x, size_t n, Rounding r, bool satu
   return true;
 }
 
+float nvfp4_checked_amax(const float* x, size_t rows, size_t cols, unsigned threads, const std::string& where) {
+  // The largest |x| bit pattern is the bit pattern of the largest |x| (finite values); NaN and
+  // Inf patterns lie above every finite one.
+  std::atomic<uint32_t> amax{0};
+  parallel_for(rows * cols, threads, [&](size_t b, size_t e) {
+    uint32_t m = 0;
+    for (size_t i = b; i < e; ++i) {
+      const uint32_t a = ld(x + i) & 0x7FFFFFFFu;
+      m = a > m ? a : m;
+    }
+    uint32_t cur = amax.load();
+    while (m > cur && !amax.compare_exchange_weak(cur, m)) {
+    }
+  }, 1 << 16);
+  if (amax.load() >= 0x7F800000u) check_representable(Format::nvfp4, x, rows, cols, where);  // throws
+  return bits_f32(amax.load());
+}
+
 bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o) {
   const Rounding r = o.rounding ? *o.rounding : format_info(f).default_rounding;
   if (!handled(f, r, o)) return false;
   Job j{f, x, y, rows, cols, format_info(f).block, 0, r, o.saturate, o.nvfp4_recipe, {}};
   j.nb = (cols + j.blk - 1) / j.blk;
-  if (f == Format::nvfp4) {
-    // Per-tensor amax (an order-independent max) and the NaN/Inf check in one parallel pass.
-    std::atomic<uint32_t> amax{0};
-    parallel_for(rows * cols, o.threads, [&](size_t b, size_t e) {
-      uint32_t m = 0;
-      for (size_t i = b; i < e; ++i) {
-        const uint32_t a = ld(x + i) & 0x7FFFFFFFu;
-        m = a > m ? a : m;
-      }
-      uint32_t cur = amax.load();
-      while (m > cur && !amax.compare_exchange_weak(cur, m)) {
-      }
-    }, 1 << 16);
-    if (amax.load() >= 0x7F800000u) check_representable(f, x, rows, cols, "input");  // throws
-    j.ts = nvfp4_tensor_scale(bits_f32(amax.load()), o.nvfp4_recipe);
-  }
+  if (f == Format::nvfp4) j.ts = nvfp4_tensor_scale(nvfp4_checked_amax(x, rows, cols, o.threads, "input"), o.nvfp4_recipe);
   const size_t units = j.blk == 1 ? rows * cols : rows * j.nb;
   const size_t min_chunk = j.blk == 1 ? (1u << 15) : std::max<size_t>(1, 16384 / j.blk);
   void (*fn)(const Job&, size_t, size_t) = qdq_fast_isa() == QdqIsa::avx2 ? chunk_avx2 : chunk_portable;

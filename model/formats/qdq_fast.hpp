@@ -16,6 +16,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "formats/hif4.hpp"
 #include "formats/minifloat.hpp"
@@ -26,6 +27,10 @@
 namespace hifsim::fmt {
 
 bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, const QuantOptions& o);
+// NVFP4's per-tensor amax (an order-independent max of |x|) in one parallel pass that also
+// checks for NaN and Inf: throws check_representable's error (naming `where` and the first bad
+// element) when there is one.
+float nvfp4_checked_amax(const float* x, size_t rows, size_t cols, unsigned threads, const std::string& where);
 
 // The codes of one 64-element HiF4 unit, bit-identical to hif4_quantize(x, o) (the reference
 // quantizer), from the qdq_fast hif4 kernel's front end (same instruction-set path). Options that

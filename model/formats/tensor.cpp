@@ -105,6 +105,11 @@ void validate_options(Format f, const QuantOptions& o) {
 void check_representable(Format f, const float* x, size_t rows, size_t cols, const std::string& where) {
   if (f != Format::nvfp4) return;  // every other tensor format encodes NaN and Inf (docs/formats.md)
   const size_t n = rows * cols;
+  // A branch-free (vectorized) scan for the common case, every element finite; then the first
+  // bad one. NaN and Inf are the |x| bit patterns from 0x7F800000 up.
+  uint32_t top = 0;
+  for (size_t i = 0; i < n; ++i) top = std::max(top, f32_bits(x[i]) & 0x7FFFFFFFu);
+  if (top < 0x7F800000u) return;
   for (size_t i = 0; i < n; ++i) {
     if (!std::isfinite(x[i])) {
       throw Error(where, "element [" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "]",
@@ -117,7 +122,8 @@ void check_representable(Format f, const float* x, size_t rows, size_t cols, con
 
 QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const QuantOptions& o) {
   validate_options(f, o);
-  check_representable(f, x, rows, cols, "input");
+  // NVFP4: the NaN/Inf check and the per-tensor amax in one parallel pass (used below).
+  const float nvfp4_amax = f == Format::nvfp4 ? nvfp4_checked_amax(x, rows, cols, o.threads, "input") : 0.0f;
   QTensor q;
   q.format = f;
   q.rows = rows;
@@ -125,7 +131,7 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
   const size_t blk = format_info(f).block;
   q.padded_cols = round_up(cols, blk);
   const size_t nblk = q.padded_cols / blk;
-  q.codes.assign(rows * q.padded_cols, 0);
+  q.codes.resize(rows * q.padded_cols);  // uninitialized: every code is written below
   const Rounding r = element_rounding(f, o);
 
   const bool sr = r == Rounding::stochastic;
@@ -164,9 +170,7 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
   Nvfp4TensorScale ts;
   std::vector<float> tile_amax;  // nvfp4 16 x 16 blocks: amax of tile (row / 16, block)
   if (f == Format::nvfp4) {
-    float amax = 0.0f;
-    for (size_t i = 0; i < rows * cols; ++i) amax = std::max(amax, std::fabs(x[i]));
-    if (o.nvfp4_tensor_scale) ts = nvfp4_tensor_scale(amax, o.nvfp4_recipe);
+    if (o.nvfp4_tensor_scale) ts = nvfp4_tensor_scale(nvfp4_amax, o.nvfp4_recipe);
     q.tensor_scale = ts.decode;
     q.tensor_encode = ts.encode;
     if (o.nvfp4_2d) tile_amax = nvfp4_tile_amax(x, rows, cols);

@@ -12,6 +12,7 @@
 #include "formats/hif4.hpp"
 #include "formats/mx.hpp"
 #include "formats/nvfp4.hpp"
+#include "util/uninit_buffer.hpp"
 
 namespace hifsim::fmt {
 
@@ -45,7 +46,10 @@ struct QTensor {
   Format format = Format::bf16;
   size_t rows = 0, cols = 0;  // logical shape
   size_t padded_cols = 0;     // cols rounded up to the block
-  std::vector<uint16_t> codes;   // rows x padded_cols element codes (BF16 uses all 16 bits)
+  // rows x padded_cols element codes (BF16 uses all 16 bits). Uninitialized storage
+  // (util/uninit_buffer.hpp): quantize() writes every code from its worker threads, with no
+  // serial zero fill first (issue 27); resize() leaves new codes unset, assign() sets them.
+  UninitBuffer<uint16_t> codes;
   std::vector<uint8_t> scales;   // rows x blocks: E6M2 (hif4), E8M0 (mx), E4M3 (nvfp4)
   std::vector<uint8_t> l2;       // hif4: rows x blocks level-2 bits
   std::vector<uint16_t> l3;      // hif4: rows x blocks level-3 bits

@@ -128,15 +128,21 @@ std::vector<float> gemm_quantized(const fmt::QTensor& A, const fmt::QTensor& B, 
 }
 
 std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s) {
+  std::vector<float> C(M * N, 0.0f);
+  gemm_into(A, M, K, B, N, s, C.data());
+  return C;
+}
+
+void gemm_into(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s, float* C) {
   validate(s);
   fmt::validate_rht(s.rht, K, "gemm");
   GemmSpec sb = s;
   sb.quant.sr_stream = s.quant.sr_stream + 1;  // B's own stream: A and B never share random bits
-  if (!s.rht.on()) return gemm_quantized(quantize_operand(A, M, K, s), quantize_operand(B, N, K, sb), s);
+  if (!s.rht.on()) return gemm_quantized_into(quantize_operand(A, M, K, s), quantize_operand(B, N, K, sb), s, C);
   std::vector<float> ha(M * K), hb(N * K);
   fmt::rht_rows(s.rht, A, ha.data(), M, K, s.threads);
   fmt::rht_rows(s.rht, B, hb.data(), N, K, s.threads);
-  return gemm_quantized(quantize_operand(ha.data(), M, K, s), quantize_operand(hb.data(), N, K, sb), s);
+  gemm_quantized_into(quantize_operand(ha.data(), M, K, s), quantize_operand(hb.data(), N, K, sb), s, C);
 }
 
 }  // namespace hifsim::dp

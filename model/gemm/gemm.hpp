@@ -88,6 +88,8 @@ void gemm_quantized_into(const fmt::QTensor& A, const fmt::QTensor& B, const Gem
 // Transforms A and B with s.rht (when on), quantizes them (with s.quant; under stochastic rounding
 // A takes stream s.quant.sr_stream and B the next one, docs/training.md) and runs gemm_quantized.
 std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s);
+// The same into C (M x N floats, need not be initialized), as gemm_quantized_into.
+void gemm_into(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s, float* C);
 
 // The FP32 epilogue of a format: NVFP4 multiplies by alpha = fl(sA * sB); others return acc.
 float epilogue(float acc, const fmt::QTensor& A, const fmt::QTensor& B);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "util/uninit_buffer.hpp"
+
 namespace hifsim::io {
 
 enum class NpyDtype { float32, uint8, uint16 };
@@ -35,6 +37,14 @@ NpyArray read_npy(const std::string& path);
 NpyArray parse_npy(const std::string& bytes, const std::string& where);
 // Convenience: read and require float32.
 NpyArray read_npy_f32(const std::string& path);
+// The same into uninitialized storage (util/uninit_buffer.hpp): the same checks, errors and
+// content hash, without the zero fill of NpyArray's vector (a pass over the array that the read
+// overwrites at once, and serial page faults: issue 27's whole-command cost).
+struct NpyF32 {
+  std::vector<size_t> shape;
+  UninitBuffer<float> values;
+};
+NpyF32 read_npy_f32_uninit(const std::string& path);
 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const float* data);
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint8_t* data);

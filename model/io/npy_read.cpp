@@ -125,9 +125,16 @@ class DictParser {
   size_t i_ = 0;
 };
 
+// Where the array's bytes are, from the preamble and header (checked against the input's size).
+struct Layout {
+  NpyDtype dtype = NpyDtype::float32;
+  std::vector<size_t> shape;
+  uint64_t elements = 0, at = 0, bytes = 0;  // element count, data offset, data size
+};
+
 // `read_at(offset, buf, n)` reads exactly n bytes; `total` is the size of the whole input.
 template <class ReadAt>
-NpyArray read_from(uint64_t total, const ReadAt& read_at, const std::string& where) {
+Layout read_layout(uint64_t total, const ReadAt& read_at, const std::string& where) {
   char pre[12] = {};
   if (total < 10) throw Error(where, "npy magic", "not a .npy file (shorter than the 10-byte preamble)");
   read_at(0, pre, total < 12 ? static_cast<size_t>(total) : 12);
@@ -152,7 +159,7 @@ NpyArray read_from(uint64_t total, const ReadAt& read_at, const std::string& whe
   if (hlen) read_at(hstart, hbytes.data(), hbytes.size());
   const Header h = DictParser(hbytes, where).parse();
 
-  NpyArray arr;
+  Layout arr;
   size_t esize = 0;
   if (h.descr == "<f4") {
     arr.dtype = NpyDtype::float32;
@@ -179,45 +186,84 @@ NpyArray read_from(uint64_t total, const ReadAt& read_at, const std::string& whe
     throw Error(where, "data", "truncated: shape " + shape_str(arr.shape) + " needs " + std::to_string(need) +
                                    " bytes, file has " + std::to_string(have));
   if (have > need) throw Error(where, "data", "corrupt: " + std::to_string(have - need) + " trailing bytes after the array");
-  const uint64_t at = hstart + hlen;
-  if (arr.dtype == NpyDtype::float32) {
-    arr.f32.resize(static_cast<size_t>(n));
-    if (need) read_at(at, arr.f32.data(), static_cast<size_t>(need));  // little endian on disk and host (x86, arm64)
-  } else if (arr.dtype == NpyDtype::uint16) {
-    arr.u16.resize(static_cast<size_t>(n));
-    if (need) read_at(at, arr.u16.data(), static_cast<size_t>(need));
-  } else {
-    arr.u8.resize(static_cast<size_t>(n));
-    if (need) read_at(at, arr.u8.data(), static_cast<size_t>(need));
-  }
+  arr.elements = n;
+  arr.at = hstart + hlen;
+  arr.bytes = need;
   return arr;
+}
+
+// The array's bytes into `v` (little endian on disk and host: x86, arm64).
+template <class Vec, class ReadAt>
+void read_values(const Layout& l, Vec& v, const ReadAt& read_at) {
+  v.resize(static_cast<size_t>(l.elements));
+  if (l.bytes) read_at(l.at, v.data(), static_cast<size_t>(l.bytes));
+}
+
+template <class ReadAt>
+NpyArray read_from(uint64_t total, const ReadAt& read_at, const std::string& where) {
+  const Layout l = read_layout(total, read_at, where);
+  NpyArray arr;
+  arr.dtype = l.dtype;
+  arr.shape = l.shape;
+  if (l.dtype == NpyDtype::float32) read_values(l, arr.f32, read_at);
+  else if (l.dtype == NpyDtype::uint16) read_values(l, arr.u16, read_at);
+  else read_values(l, arr.u8, read_at);
+  return arr;
+}
+
+// An input file read front to back with the manifest's content hash computed as its bytes arrive
+// (util/content_hash.hpp): the header's first bytes are read twice, so each read hashes the bytes
+// past those already hashed, and the array is read in 1 MiB chunks hashed while in cache.
+class HashedReader {
+ public:
+  explicit HashedReader(const std::string& path) : f_(path) {}
+  uint64_t size() const { return f_.size(); }
+  void operator()(uint64_t off, void* buf, size_t n) const {
+    constexpr size_t kChunk = size_t(1) << 20;
+    char* p = static_cast<char*>(buf);
+    for (size_t done = 0; done < n;) {
+      const size_t len = std::min(kChunk, n - done);
+      f_.read_at(off + done, p + done, len);
+      const uint64_t end = off + done + len;
+      if (off + done <= hashed_ && end > hashed_) {
+        hash_.update(p + done + (hashed_ - off - done), static_cast<size_t>(end - hashed_));
+        hashed_ = end;
+      }
+      done += len;
+    }
+  }
+  // Remembers the hash for the path once every byte went through.
+  void remember() const {
+    if (hashed_ == f_.size()) remember_content_hash(f_.path(), hash_.hex());
+  }
+
+ private:
+  InputFile f_;
+  mutable ContentHasher hash_;
+  mutable uint64_t hashed_ = 0;
+};
+
+Error wrong_dtype(const std::string& path, NpyDtype d) {
+  return Error(path, "dtype", std::string("expected float32 ('<f4'), got ") + dtype_name(d));
 }
 
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
-  const InputFile f(path);
-  // The manifest's content hash of the file, computed as its bytes arrive (util/content_hash.hpp):
-  // read_from reads the file front to back (the header's first bytes twice), so each read hashes
-  // the bytes past those already hashed, and the array is read in 1 MiB chunks hashed while in cache.
-  ContentHasher hash;
-  uint64_t hashed = 0;
-  const auto read_hashed = [&](uint64_t off, void* buf, size_t n) {
-    constexpr size_t kChunk = size_t(1) << 20;
-    char* p = static_cast<char*>(buf);
-    for (size_t done = 0; done < n;) {
-      const size_t len = std::min(kChunk, n - done);
-      f.read_at(off + done, p + done, len);
-      const uint64_t end = off + done + len;
-      if (off + done <= hashed && end > hashed) {
-        hash.update(p + done + (hashed - off - done), static_cast<size_t>(end - hashed));
-        hashed = end;
-      }
-      done += len;
-    }
-  };
-  NpyArray a = read_from(f.size(), read_hashed, path);
-  if (hashed == f.size()) remember_content_hash(path, hash.hex());
+  const HashedReader r(path);
+  NpyArray a = read_from(r.size(), r, path);
+  r.remember();
+  return a;
+}
+
+NpyF32 read_npy_f32_uninit(const std::string& path) {
+  const HashedReader r(path);
+  const Layout l = read_layout(r.size(), r, path);
+  if (l.dtype != NpyDtype::float32) throw wrong_dtype(path, l.dtype);
+  NpyF32 a;
+  a.shape = l.shape;
+  read_values(l, a.values, r);
+  r.remember();
   return a;
 }
 
@@ -228,8 +274,7 @@ NpyArray parse_npy(const std::string& bytes, const std::string& where) {
 
 NpyArray read_npy_f32(const std::string& path) {
   NpyArray a = read_npy(path);
-  if (a.dtype != NpyDtype::float32)
-    throw Error(path, "dtype", std::string("expected float32 ('<f4'), got ") + dtype_name(a.dtype));
+  if (a.dtype != NpyDtype::float32) throw wrong_dtype(path, a.dtype);
   return a;
 }
 

@@ -48,10 +48,10 @@ template <class T>
 using In1 = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 // A numpy array that owns `v` (moved, not copied).
-template <class T>
-nb::ndarray<nb::numpy, T> owned(std::vector<T>&& v, std::initializer_list<size_t> shape) {
-  auto* heap = new std::vector<T>(std::move(v));
-  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+template <class T, class Alloc>
+nb::ndarray<nb::numpy, T> owned(std::vector<T, Alloc>&& v, std::initializer_list<size_t> shape) {
+  auto* heap = new std::vector<T, Alloc>(std::move(v));
+  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T, Alloc>*>(p); });
   return nb::ndarray<nb::numpy, T>(heap->data(), shape, owner);
 }
 

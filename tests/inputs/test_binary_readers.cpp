@@ -9,6 +9,7 @@
 #include "inputs_test_util.hpp"
 #include "io/npy.hpp"
 #include "io/safetensors.hpp"
+#include "util/content_hash.hpp"
 
 using namespace hifsim;
 using inputs_test::contains;
@@ -79,6 +80,43 @@ TEST(NpyStrict, DevicesFifosAndFoldersAreRejectedBeforeReading) {
     const std::string e = error_within([&] { io::read_npy(p); }, 10);
     EXPECT_TRUE(e.rfind(p + ": ", 0) == 0 && contains(e, "not a") && !contains(e, "HUNG")) << p << " -> " << e;
   }
+}
+
+// `hifsim gemm` reads its operands with read_npy_f32_uninit (no zero fill, issue 27): on every
+// file it must do what read_npy_f32 does -- the same values, the same error (file, field,
+// reason) -- and remember the content hash of the whole file for the manifest.
+TEST(NpyStrict, UninitReaderIsTheReader) {
+  const std::string d = inputs_test::temp_dir();
+  const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }";
+  std::string data(24, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 37 + 1);
+  const std::pair<const char*, std::string> files[] = {
+      {"ok.npy", npy_bytes(f4, data)},
+      {"ok2.npy", npy_bytes(f4, data, 2)},
+      {"u8.npy", npy_bytes("{'descr': '|u1', 'fortran_order': False, 'shape': (24,), }", data)},
+      {"short.npy", npy_bytes(f4, data.substr(0, 20))},
+      {"long.npy", npy_bytes(f4, data + "x")},
+      {"fortran.npy", npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 2), }", data)},
+      {"twice.npy", npy_bytes("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", data)},
+      {"magic.npy", "\x93NUMPX" + data},
+  };
+  int ok = 0;
+  for (const auto& [name, bytes] : files) {
+    const std::string p = d + "/" + name;
+    inputs_test::write_file(p, bytes);
+    io::NpyArray want;
+    io::NpyF32 got;
+    const std::string got_err = error_of([&] { got = io::read_npy_f32_uninit(p); });
+    if (got_err.empty()) EXPECT_EQ(file_content_hash(p), content_hash_hex(bytes)) << name;  // as read
+    const std::string want_err = error_of([&] { want = io::read_npy_f32(p); });
+    EXPECT_EQ(got_err, want_err) << name;
+    if (!want_err.empty()) continue;
+    ++ok;
+    EXPECT_EQ(got.shape, want.shape) << name;
+    ASSERT_EQ(got.values.size(), want.f32.size()) << name;
+    EXPECT_EQ(std::memcmp(got.values.data(), want.f32.data(), want.f32.size() * 4), 0) << name;
+  }
+  EXPECT_EQ(ok, 2);
 }
 
 TEST(SafetensorsStrict, OffsetsNear2To64DoNotWrap) {

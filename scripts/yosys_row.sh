@@ -5,7 +5,7 @@
 #
 # yosys_row DIR SRCS MOD PARAMS LOG WORK
 #   In DIR: read_verilog -sv SRCS, chparam PARAMS (NAME=VALUE pairs joined by ';', "-" = the
-#   module's defaults), synth -flatten -top MOD, check -assert, `stat` (WORK.stat) and
+#   module's defaults), synth -flatten [MOD's options of scripts/synth_options.txt] -top MOD, check -assert, `stat` (WORK.stat) and
 #   `stat -tech cmos` (WORK.cmos); Yosys log in LOG. Prints the CSV row
 #     module,parameters,cells,transistors,flip_flops,transistors_exclude_ffs,yosys_version,seconds
 #   and returns 0, or returns 1 when Yosys fails. Needs $YOSYS and $YVER (its version line).
@@ -17,10 +17,14 @@ yosys_row() {
     IFS=';' read -ra kvs <<<"$params"
     for kv in "${kvs[@]}"; do chp+="chparam -set ${kv%%=*} ${kv#*=} $mod; "; done
   fi
+  # The unit's extra `synth` options (scripts/synth_options.txt, shared with the sky130 flow).
+  local opts
+  opts=$(awk -v m="$mod" '{sub(/#.*/, "")} $1 == m {$1 = ""; sub(/^ +/, ""); print; exit}' \
+    "$(dirname "${BASH_SOURCE[0]}")/synth_options.txt")
   local t0 t1
   t0=$(date +%s.%N)
   (cd "$dir" && "$YOSYS" -l "$log" -q -p \
-    "read_verilog -sv $srcs; ${chp}synth -flatten -top $mod; check -assert; tee -o $work.stat stat; tee -o $work.cmos stat -tech cmos" \
+    "read_verilog -sv $srcs; ${chp}synth -flatten ${opts:+$opts }-top $mod; check -assert; tee -o $work.stat stat; tee -o $work.cmos stat -tech cmos" \
     >/dev/null 2>&1) || return 1
   t1=$(date +%s.%N)
   local cells tr ffs excl=no

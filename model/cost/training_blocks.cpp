@@ -6,6 +6,7 @@
 #include "cost/cost.hpp"
 #include "cost/inventory.hpp"
 #include "datapath/hw.hpp"
+#include "datapath/sr_quantizer.hpp"
 #include "datapath/unit_catalog.hpp"
 #include "util/text.hpp"
 
@@ -17,15 +18,24 @@ bool catalog_has(const std::string& name) {
   return std::any_of(c.begin(), c.end(), [&](const dp::hw::CatalogUnit& u) { return u.name == name; });
 }
 
+// sr_quantizer's FMT for a format: the element set named after it (dp::sr_elem_name: 0 NVFP4 E2M1,
+// 1 HiF4 S1P2, 2 MXFP4 E2M1), E2M1 (0) for a format without its own.
+int sr_fmt(fmt::Format f) {
+  const std::string name = fmt::format_info(f).name;
+  for (dp::SrElem e : {dp::SrElem::nvfp4_e2m1, dp::SrElem::hif4_s1p2, dp::SrElem::mxfp4_e2m1})
+    if (name == dp::sr_elem_name(e)) return static_cast<int>(e);
+  return static_cast<int>(dp::SrElem::nvfp4_e2m1);
+}
+
 // The RTL parameters a block's catalog unit takes from the run, where the unit has them:
-// sr_quantizer's SR_BITS and FMT (1 = HiF4 S1P2 elements, 0 = E2M1: NVFP4, MXFP4; FMT 2, MXFP4's
-// own set, adds only 16 lanes of Inf/NaN zeroing and is not synthesised: the FMT 0 row prices it).
+// sr_quantizer's SR_BITS and FMT (each format its own synthesised row: docs/cost.md "sky130 rows
+// of the training blocks").
 dp::hw::ParamList unit_params(TrainingBlock b, const BlockParams& p, const std::string& unit) {
   dp::hw::ParamList out;
   if (b != TrainingBlock::quantize_sr) return out;
   const dp::hw::CatalogUnit& u = dp::hw::catalog_unit(unit);
   if (u.param("SR_BITS")) out.emplace_back("SR_BITS", static_cast<int>(p.sr_bits));
-  if (u.param("FMT")) out.emplace_back("FMT", p.format == fmt::Format::hif4 ? 1 : 0);
+  if (u.param("FMT")) out.emplace_back("FMT", sr_fmt(p.format));
   return out;
 }
 

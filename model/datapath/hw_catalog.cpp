@@ -277,8 +277,8 @@ Entry sr_quantizer_entry() {
   // bits each (docs/training.md). The regression group runs the three formats at B = 8 (the
   // default), E2M1 at B = 5 (L = 12: groups straddle an operation) and S1P2 at B = 32 (two lanes
   // per word, 9 cores); the sweep one set per other STAGES value (MXFP4 at STAGES 2); synthesis
-  // every STAGES at the default and B = 4, 16, and S1P2 (MXFP4 is E2M1 with 16 more gates zeroing
-  // Inf/NaN lanes: the cost model prices it as the NVFP4 row, cost/training_blocks.cpp).
+  // every STAGES at the default and B = 4, 16, S1P2 and MXFP4 (E2M1 with the gates zeroing Inf/NaN
+  // lanes; docs/cost.md "sky130 rows of the training blocks").
   auto fb = [](int fmt, int bits, int stages = -1) {
     ParamList p{{"SR_BITS", bits}, {"FMT", fmt}};
     if (stages >= 0) p.emplace_back("STAGES", stages);
@@ -300,7 +300,7 @@ Entry sr_quantizer_entry() {
   }
   for (const VariantSet& x : stages(P::synthesis, 0, 6)) s.push_back(x);
   for (int b : {4, 16}) s.push_back(set(P::synthesis, {{"STAGES", 4}, {"SR_BITS", b}}));
-  s.push_back(set(P::synthesis, {{"STAGES", 4}, {"FMT", 1}}));
+  for (int f : {1, 2}) s.push_back(set(P::synthesis, {{"STAGES", 4}, {"FMT", f}}));
   return Entry{{"sr_quantizer",
                 {{"STAGES", 4, 0, 6}, {"SR_BITS", 8, 1, 32}, {"FMT", 0, 0, 2}},
                 {{"SR_BITS", 0, 6}, {"FMT", 6, 2}},

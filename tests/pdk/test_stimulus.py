@@ -13,6 +13,7 @@ from fractions import Fraction
 from hifsim_flows.pdk.flow_error import FlowError
 from hifsim_flows.pdk import stim_common
 from hifsim_flows.pdk import stim_fp8
+from hifsim_flows.pdk import stim_had
 from hifsim_flows.pdk import stimulus
 from hifsim_flows.params import UnitParams
 
@@ -73,6 +74,33 @@ check(stim_fp8.aligned_sum([(big, big), (tiny, tiny_b)], 8, 24, True) == 0x42800
 check(stim_fp8.aligned_sum([(big, big), (tiny, tiny_b)], 8, 24, False) == 0x42800000, "truncation drops it")
 check(stim_fp8.aligned_sum([(big, big), (tiny, tiny_b)], 8, 0, False) == 0x42800000, "exact sum rounds to 64")
 check(stim_fp8.aligned_sum([], 8, 24, True) == 0, "no nonzero product gives +0")
+
+# 3b. hadamard16's reference (stim_had.transform: Fractions, one FP32 rounding per add) against the
+#     same butterfly in numpy float32 arithmetic (IEEE RNE, subnormals kept): rows over a wide
+#     exponent range (subnormal sums and scaled results), rows of equal magnitudes (exact
+#     cancellations: +0) and rows of zeros of both signs ((-0) + (-0) = -0, -0 - (+0) = -0).
+def numpy_hadamard(row):
+    v = row.view(np.float32).copy()
+    v[[j for j in range(16) if stim_had.SIGNS >> j & 1]] *= np.float32(-1)
+    for h in (1, 2, 4, 8):
+        n = v.copy()
+        for i in (i for i in range(16) if not i & h):
+            n[i], n[i + h] = v[i] + v[i + h], v[i] - v[i + h]
+        v = n
+    v = v * np.float32(0.25)
+    return sum(int(w) << (32 * j) for j, w in enumerate(v.view(np.uint32)))
+
+
+nrng = np.random.default_rng(16)
+rows = [np.ldexp(nrng.random(16) + 0.5, nrng.integers(-149, -120 if k % 2 else 20, 16)) for k in range(300)]
+rows += [np.full(16, 1.5) * np.where(nrng.random(16) < 0.5, -1, 1) for _ in range(50)]
+rows += [np.where(nrng.random(16) < 0.5, -0.0, 0.0) for _ in range(50)]
+bad = []
+for r in rows:
+    r32 = np.asarray(r, np.float32).view(np.uint32)
+    if stim_had.transform(r32) != numpy_hadamard(r32):
+        bad.append(r32[:2])
+check(not bad, f"stim_had.transform == numpy float32 butterfly on {len(rows)} rows: {len(bad)} differ, first {bad[:1]}")
 
 # 4. Units and parameters the builder does not know are refused by name.
 for mod, params, what in (("nosuch_dot", "-", "no stimulus builder"), ("hif4_dot64", "NOSUCH=1", "no parameter NOSUCH")):

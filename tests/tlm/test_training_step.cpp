@@ -260,12 +260,26 @@ TEST(TrainingBlocks, AreaFromTheSameLookup) {
   EXPECT_NEAR(q.area_mm2, 404223.9328e-6, 1e-12);
   EXPECT_EQ(q.elements_per_op, 64);
   EXPECT_NE(q.area_source.find("mapped cell area"), std::string::npos) << q.area_source;
-  // sr_quantizer: a sky130 row without gate-level energy -- area from the row, energy from the description.
+  // sr_quantizer at the catalog default (STAGES=4, SR_BITS=8): area from its sky130 row, energy
+  // its gate-level unit_pj per 16 elements plus NVFP4's round-to-nearest quantizer (a proxy).
   p.format = fmt::Format::nvfp4;
   const cost::BlockEnergy sr = cost::training_block_energy(sky, cost::TrainingBlock::quantize_sr, p);
-  EXPECT_NEAR(sr.area_mm2, 202430.3968e-6, 1e-12);
+  const cost::BlockEnergy rn = cost::training_block_energy(sky, cost::TrainingBlock::quantize_rn, p);
+  EXPECT_NEAR(sr.area_mm2, 202839.5392e-6, 1e-12);
   EXPECT_EQ(sr.elements_per_op, 16);
-  EXPECT_NE(sr.source.find("hardware description"), std::string::npos) << sr.source;
+  EXPECT_NEAR(sr.pj_per_element - rn.pj_per_element, 154.17 / 16, 1e-9);
+  EXPECT_NE(sr.source.find("gate-level"), std::string::npos) << sr.source;
+  // MXFP4's SR quantizer is its own row (FMT=2: E2M1 with the Inf/NaN lanes zeroed).
+  p.format = fmt::Format::mxfp4;
+  const cost::BlockEnergy srm = cost::training_block_energy(sky, cost::TrainingBlock::quantize_sr, p);
+  EXPECT_NEAR(srm.area_mm2, 202922.1184e-6, 1e-12);
+  EXPECT_NE(srm.source.find("FMT=2"), std::string::npos) << srm.source;
+  // hadamard16 at the catalog default (STAGES=2): area and gate-level energy per 16-vector.
+  p.format = fmt::Format::nvfp4;
+  const cost::BlockEnergy h = cost::training_block_energy(sky, cost::TrainingBlock::hadamard, p);
+  EXPECT_NEAR(h.area_mm2, 398309.5104e-6, 1e-12);
+  EXPECT_NEAR(h.pj_per_element, 268.493 / 16, 1e-9);
+  EXPECT_NE(h.source.find("gate-level"), std::string::npos) << h.source;
   // 45 nm: the description's gate equivalents.
   p.format = fmt::Format::hif4;
   const cost::BlockEnergy d = cost::training_block_energy(t45, cost::TrainingBlock::quantize_rn, p);

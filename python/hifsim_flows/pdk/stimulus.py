@@ -13,6 +13,7 @@ from .flow_error import FlowError
 from . import stim_acc
 from . import stim_fp4
 from . import stim_fp8
+from . import stim_had
 from . import stim_quant
 from . import stim_sr
 
@@ -26,6 +27,7 @@ BUILDERS = {
     "fp32_acc": stim_acc.build_acc,
     "sparse_residual_add": stim_acc.build_sparse,
     "hif4_quantizer": stim_quant.build,
+    "hadamard16": stim_had.build,
     "sr_quantizer": stim_sr.build,
 }
 

@@ -3,7 +3,8 @@
 
   synth_unit.py --lib L --module M --sources "a.sv b.sv" --params "STAGES=3" --out DIR
 
-Yosys 0.23: read_verilog -sv; chparam; synth -flatten; async2sync (the valid bits' async
+Yosys 0.23: read_verilog -sv; chparam; synth -flatten (+ the unit's options of
+scripts/synth_options.txt: -noshare for hadamard16); async2sync (the valid bits' async
 reset becomes a synchronous one: 1-5 flops per unit, so area/timing are unaffected within the
 rounding here); dfflegalize to plain D flip-flops (enables become a mux in front of the
 flop: the library has no enable flop); dfflibmap + abc -liberty -script ABC_SCRIPT; stat -liberty.
@@ -90,21 +91,35 @@ def run(cmd, log, cwd=None):
         raise FlowError(log, f"{cmd[0]} failed (exit {p.returncode}): " + " | ".join(tail))
 
 
+def synth_options(module):
+    """The unit's extra `synth` options from scripts/synth_options.txt (shared with
+    scripts/yosys_row.sh; why each is there is written beside it), "" for the others."""
+    with open(os.path.join(ROOT, "scripts", "synth_options.txt")) as f:
+        for line in f:
+            name, _, opts = line.split("#", 1)[0].strip().partition(" ")
+            if name == module:
+                return opts.strip()
+    return ""
+
+
 def generic(module, sources, params, out):
     """The technology-independent part (synth -flatten, async2sync, dfflegalize), cached by the
-    hash of the sources, the parameters and the Yosys version: it does not depend on the
-    Liberty, so a new library only reruns the mapping."""
+    hash of the sources, the parameters, the unit's synth options and the Yosys version: it does
+    not depend on the Liberty, so a new library only reruns the mapping."""
     chp = "".join(f"chparam -set {k} {v} {module}; " for k, v in UnitParams.parse(params, module).items)
+    opts = synth_options(module)
     h = hashlib.sha256()
     for f in sources.split():
         h.update(open(os.path.join(ROOT, "rtl", f), "rb").read())
     h.update(f"{module}|{params}|".encode())
+    if opts:  # no effect on the other units' cache keys
+        h.update(opts.encode())
     h.update(subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.encode())
     cache = os.path.join(os.path.dirname(os.path.abspath(out)), ".generic", h.hexdigest()[:24] + ".il")
     if not os.path.isfile(cache):
         os.makedirs(os.path.dirname(cache), exist_ok=True)
         tmp = cache + ".tmp%d.il" % os.getpid()
-        script = (f"read_verilog -sv {sources}; {chp}synth -flatten -top {module}; async2sync; "
+        script = (f"read_verilog -sv {sources}; {chp}synth -flatten {opts + ' ' if opts else ''}-top {module}; async2sync; "
                   f"dfflegalize -cell $_DFF_P_ 01; write_rtlil {tmp}")
         run(["yosys", "-q", "-p", script], os.path.join(out, "yosys_generic.log"), cwd=os.path.join(ROOT, "rtl"))
         os.replace(tmp, cache)

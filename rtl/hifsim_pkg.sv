@@ -133,6 +133,11 @@ package hifsim_pkg;
   localparam int SRQ_TF_R6     = 16;
   localparam int SRQ_TF_R7     = 24;
 
+  // transpose_buffer: stage widths and bounds (docs/datapath.md)
+  localparam int TPB_TILE_MIN  = 2;      // transpose_buffer: smallest T (a power of two)
+  localparam int TPB_TILE_MAX  = 64;     // transpose_buffer: largest T
+  localparam int TPB_WIDTH_MAX = 32;     // transpose_buffer: widest element, bits
+
   // cut point `cut` (1..ncut, in datapath order) is a register rank at STAGES = `stages` when
   // bit ncut * stages + cut - 1 of the unit's `ranks` is set (STAGES 0 in the low bits)
   function automatic bit cut_rank(input int ncut, input int nstages, input logic [63:0] ranks, input int stages,
@@ -210,6 +215,14 @@ package hifsim_pkg;
   endfunction
   function automatic bit sr_quantizer_stages_ok(input int stages);
     sr_quantizer_stages_ok = (stages >= 0) && (stages <= 6);
+  endfunction
+
+  // transpose_buffer: ranks after col; STAGES 0..1
+  function automatic bit transpose_buffer_cut(input int stages, input int cut);
+    transpose_buffer_cut = cut_rank(1, 1, 64'b1_0, stages, cut);
+  endfunction
+  function automatic bit transpose_buffer_stages_ok(input int stages);
+    transpose_buffer_stages_ok = (stages >= 0) && (stages <= 1);
   endfunction
   // ---- END generated ----
 

@@ -30,7 +30,7 @@ module cosim_top #(
 );
   localparam int HIF4_DOT64 = 0, NVFP4_DOT64 = 1, MXFP4_DOT64 = 2, MXFP8_DOT32 = 3, HIF8_DOT = 4,
                  BF16_DOT64 = 5, SPARSE_RESIDUAL_ADD = 6, HIF4_QUANTIZER = 7,
-                 HADAMARD16 = 8, SR_QUANTIZER = 9;
+                 HADAMARD16 = 8, SR_QUANTIZER = 9, TRANSPOSE_BUFFER = 10;
 
   // The bench's words of a transaction, in bits.
   function automatic int in_bits();
@@ -45,8 +45,14 @@ module cosim_top #(
       HIF4_QUANTIZER:      in_bits = 1024;              // x
       HADAMARD16:          in_bits = 512 + 32;          // x; signs (bits 15:0 of word 16)
       SR_QUANTIZER:        in_bits = 512 + 64 + 32 + 64; // a, seed, stream, element index
+      TRANSPOSE_BUFFER:    in_bits = tpb_beat_bits();    // row
       default:             in_bits = 32;
     endcase
+  endfunction
+  // transpose_buffer: a beat is T elements of W bits, T and W those of instance 0 (P = {W, T[6:0]});
+  // a group holds one instance (instances of other T would not run in lockstep).
+  function automatic int tpb_beat_bits();
+    tpb_beat_bits = (p_of(0) & 127) * ((p_of(0) >> 7) & 63);
   endfunction
   // Output bits of an instance.
   function automatic int out_bits();
@@ -55,6 +61,7 @@ module cosim_top #(
       HIF4_QUANTIZER:      out_bits = 288;   // unit
       HADAMARD16:          out_bits = 512;   // y
       SR_QUANTIZER:        out_bits = 64;    // codes
+      TRANSPOSE_BUFFER:    out_bits = tpb_beat_bits();   // col
       default:             out_bits = 32;    // out
     endcase
   endfunction
@@ -69,6 +76,7 @@ module cosim_top #(
       HIF4_QUANTIZER:      stages_ok = hifsim_pkg::hif4_quantizer_stages_ok(s);
       HADAMARD16:          stages_ok = hifsim_pkg::hadamard16_stages_ok(s);
       SR_QUANTIZER:        stages_ok = hifsim_pkg::sr_quantizer_stages_ok(s);
+      TRANSPOSE_BUFFER:    stages_ok = hifsim_pkg::transpose_buffer_stages_ok(s);
       default:             stages_ok = hifsim_pkg::aligned_dot_stages_ok(s);   // hif8_dot, bf16_dot64
     endcase
   endfunction
@@ -93,6 +101,7 @@ module cosim_top #(
       HIF4_QUANTIZER:      per_group = (SWEEP != 0) ? 1 : 3;
       HADAMARD16:          per_group = 1;
       SR_QUANTIZER:        per_group = (SWEEP != 0) ? 1 : 5;
+      TRANSPOSE_BUFFER:    per_group = 1;
       default: per_group = 1;
     endcase
   endfunction
@@ -109,6 +118,7 @@ module cosim_top #(
       HIF4_QUANTIZER:      main_stages = 4;
       HADAMARD16:          main_stages = 5;
       SR_QUANTIZER:        main_stages = 6;
+      TRANSPOSE_BUFFER:    main_stages = 1;
       default: main_stages = deepest();
     endcase
   endfunction
@@ -230,6 +240,18 @@ module cosim_top #(
             default: p_of = 0;
           endcase
         end
+      TRANSPOSE_BUFFER:
+        if (SWEEP == 0) begin
+          case (i)
+            0:       p_of = 4112;  // T=16;W=32, STAGES 1
+            default: p_of = 0;
+          endcase
+        end else begin
+          case (i)
+            0:       p_of = 2056;  // T=8;W=16, STAGES 0
+            default: p_of = 0;
+          endcase
+        end
       default: p_of = 0;   // STAGES only
     endcase
   endfunction
@@ -304,6 +326,11 @@ module cosim_top #(
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
         .seed(in[512 +: 64]), .stream(in[576 +: 32]), .group(32'(idx / 64'(L))), .lane(6'(idx % 64'(L))),
         .a(in[0 +: 512]), .codes(o[OW*i +: 64]));
+    end else if (UNIT == TRANSPOSE_BUFFER) begin : g_unit
+      localparam int T = P & 127, W = (P >> 7) & 63;
+      transpose_buffer #(.T(T), .W(W), .STAGES(ST)) u_unit (
+        .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
+        .row(in[0 +: T*W]), .col(o[OW*i +: T*W]));
     end else begin : g_unit
       $fatal(1, "cosim_top: no unit %0d", UNIT);
     end

@@ -49,6 +49,7 @@ namespace hifsim::cosim {
 // The handshake knobs every stream harness accepts: --p-idle P, --p-stall P.
 struct StreamKnobs {
   double p_idle = 0.15, p_stall = 0.25;
+  int junk_cycles = 0;  // from the HarnessSpec, not the command line
   // For parse_cli's `extra`: consumes --p-idle / --p-stall.
   bool parse(const std::string& f, const std::function<std::string()>& val) {
     if (f == "--p-idle") p_idle = std::stod(val());
@@ -82,6 +83,7 @@ struct HarnessSpec {
   std::vector<CfgParam> params;      // its RTL parameters, in the bench's order
   uint64_t quick_count, long_count;  // vectors per group of the main and mutant models
   uint64_t sweep_count;              // vectors per group of the sweep model at the quick level
+  int junk_cycles = 0;               // junk transactions before the stream's reset (StreamDriver)
 };
 
 // The bench's parameter sets of the instances `inst`.
@@ -186,6 +188,7 @@ class BenchHarness {
       Ports::idle(m, r);
     };
     h.set_inputs = [](M& m, const Vector& v) { Ports::set(m, v.w.data()); };
+    h.handshake = [b] { return b->handshake(); };
     if (b->sequential()) {
       // A sequence: its transactions are consecutive equal slices of the vector's words.
       h.steps = [b](const Vector& v) { return b->steps(v); };
@@ -213,6 +216,7 @@ bool run_group(Session& s, Harness& h, int group, int latency, const StreamKnobs
     if constexpr (std::is_same<Driver<Model>, StreamDriver<Model>>::value) {
       drv.p_idle = k.p_idle;
       drv.p_stall = k.p_stall;
+      drv.junk_cycles = k.junk_cycles;
     }
     s.rerun_with_waves = [&](const Vector& v, const std::string& path) {
       b.around_rerun(true);
@@ -275,7 +279,9 @@ int run_model(const Options& o, const StreamKnobs& k, const HarnessSpec& spec) {
     s->set_group(g, out.banner);
     s->set_output(out.layout, out.words);
     s->set_count(o.count ? o.count : level);
-    if (!run_group<Model, Driver>(*s, *h, g, stages, k)) return kExitUsage;
+    StreamKnobs kg = k;
+    kg.junk_cycles = spec.junk_cycles;
+    if (!run_group<Model, Driver>(*s, *h, g, stages, kg)) return kExitUsage;
   }
   return s->finish();
 }

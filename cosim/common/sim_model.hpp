@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cosim.hpp"
+#include "verif/bench.hpp"
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
@@ -171,6 +172,9 @@ struct DriverHooks {
   std::function<void(Model&, const Vector&, int step)> set_inputs_step;
   // Optional: the inputs held during reset (StepDriver; StreamDriver holds in_valid = 0).
   std::function<void(Model&)> set_reset_inputs;
+  // Optional: the unit's declared handshake from reset (verif::Bench::handshake; StreamDriver),
+  // when it is not a chain of STAGES register ranks.
+  std::function<std::unique_ptr<verif::Handshake>()> handshake;
 };
 
 }  // namespace hifsim::cosim

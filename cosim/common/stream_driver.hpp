@@ -13,6 +13,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,34 @@
 #include "sim_model.hpp"
 
 namespace hifsim::cosim {
+
+// The declared timing the scoreboard compares with: STAGES register ranks (PipeTiming) unless the
+// bench declares its unit's own handshake (verif::Bench::handshake, e.g. transpose_buffer's tiles).
+class DeclaredTiming {
+ public:
+  DeclaredTiming(int ranks, std::unique_ptr<verif::Handshake> own) : pipe_(ranks), own_(std::move(own)) {}
+  bool in_ready(bool out_ready) const { return own_ ? own_->in_ready(out_ready) : pipe_.in_ready(out_ready); }
+  bool out_valid(bool in_valid) const { return own_ ? own_->out_valid(in_valid) : pipe_.out_valid(in_valid); }
+  void edge(bool in_valid, bool out_ready) {
+    if (own_) own_->edge(in_valid, out_ready);
+    else pipe_.edge(in_valid, out_ready);
+  }
+  int occupancy() const { return own_ ? own_->occupancy() : pipe_.occupancy(); }
+  void reset() {
+    if (own_) own_->reset();
+    else pipe_.reset();
+  }
+  std::string what() const {
+    const int l = pipe_.ranks();
+    return own_ ? own_->what()
+                : std::to_string(l) + " register ranks = STAGES: latency " + std::to_string(l) +
+                      " cycles, one transaction per cycle";
+  }
+
+ private:
+  PipeTiming pipe_;
+  std::unique_ptr<verif::Handshake> own_;
+};
 
 template <class Model>
 class StreamDriver {
@@ -43,6 +72,10 @@ class StreamDriver {
   // Probability of an input bubble / of out_ready = 0 in a cycle.
   double p_idle = 0.15, p_stall = 0.25;
   uint64_t hang_cycles = 2000;  // no progress for this long = the RTL hangs
+  // Before the stream's reset: this many cycles of junk transactions (in_valid high, out_ready
+  // low every third cycle) that the reset must drop: the stream then checks that nothing of
+  // them is left (a unit with state across transactions: transpose_buffer's partly written tile).
+  int junk_cycles = 0;
 
   int group = 0;  // the group of the model's cosim top to drive (a top without `sel`: ignored)
 
@@ -66,8 +99,9 @@ class StreamDriver {
   void run(Sim<Model>& sim, VectorStream& vs) {
     SplitMix64 hs(mix64(s_.opt().seed ^ 0x4A5D5A4Eull));  // handshake randomness, separate from the stimulus
     Model& m = *sim.m;
+    if (junk_cycles > 0 && !s_.replaying()) junk_before_reset(sim, hs);
     reset(sim);
-    PipeTiming ref(latency_);
+    DeclaredTiming ref(latency_, h_.handshake ? h_.handshake() : nullptr);
     const bool multi = static_cast<bool>(h_.steps);
     const size_t ow = static_cast<size_t>(out_words_);
     std::vector<Slot> ring(kRing);
@@ -145,6 +179,23 @@ class StreamDriver {
     }
   }
 
+  // The junk transactions before the stream's reset (junk_cycles), followed through the declared
+  // timing so its reset() sees what the reset drops.
+  void junk_before_reset(Sim<Model>& sim, SplitMix64& hs) {
+    Model& m = *sim.m;
+    reset(sim);
+    DeclaredTiming ref(latency_, h_.handshake ? h_.handshake() : nullptr);
+    for (int c = 0; c < junk_cycles; ++c) {
+      m.in_valid = 1;
+      if (h_.set_idle_inputs) h_.set_idle_inputs(m, hs);
+      m.out_ready = c % 3 != 2;
+      sim.low();
+      ref.edge(m.in_valid, m.out_ready);
+      sim.high();
+    }
+    ref.reset();
+  }
+
   // Runs one vector alone from reset (no bubbles, no back-pressure: its transactions back to
   // back) with a waveform; returns true if an output or the handshake timing differs (used by
   // Session::rerun_with_waves).
@@ -152,7 +203,7 @@ class StreamDriver {
     Sim<Model> sim(vcd_path);
     Model& m = *sim.m;
     reset(sim);
-    PipeTiming ref(latency_);
+    DeclaredTiming ref(latency_, h_.handshake ? h_.handshake() : nullptr);
     const int nsteps = h_.steps ? h_.steps(v) : 1;
     const size_t n = static_cast<size_t>(out_words_ * nsteps);
     std::vector<uint32_t> expected(n), got(n);
@@ -186,19 +237,18 @@ class StreamDriver {
   // Compares the RTL's in_ready / out_valid of this cycle with the declared timing; on a
   // difference reports it (blaming the oldest transaction in flight for out_valid, the offered
   // one for in_ready) and returns false.
-  bool timing_ok(const PipeTiming& ref, const Model& m, uint64_t cycle, const Vector* head, uint64_t head_index,
+  bool timing_ok(const DeclaredTiming& ref, const Model& m, uint64_t cycle, const Vector* head, uint64_t head_index,
                  const Vector* offered, uint64_t offered_index) {
     const bool want_ready = ref.in_ready(m.out_ready), want_valid = ref.out_valid(m.in_valid);
     if (m.in_ready == want_ready && m.out_valid == want_valid) return true;
     const bool valid_wrong = m.out_valid != want_valid;
     const Vector* v = valid_wrong && head ? head : offered ? offered : head;
     const uint64_t index = v == head ? head_index : offered_index;
-    char buf[320];
+    char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "handshake differs from the declared timing (%d register ranks = STAGES: latency %d cycles, one "
-                  "transaction per cycle): expected in_ready=%d out_valid=%d, RTL in_ready=%d out_valid=%d "
-                  "(in_valid=%d out_ready=%d, %d in flight)",
-                  latency_, latency_, want_ready ? 1 : 0, want_valid ? 1 : 0, m.in_ready ? 1 : 0, m.out_valid ? 1 : 0,
+                  "handshake differs from the declared timing (%s): expected in_ready=%d out_valid=%d, RTL "
+                  "in_ready=%d out_valid=%d (in_valid=%d out_ready=%d, %d in flight)",
+                  ref.what().c_str(), want_ready ? 1 : 0, want_valid ? 1 : 0, m.in_ready ? 1 : 0, m.out_valid ? 1 : 0,
                   m.in_valid ? 1 : 0, m.out_ready ? 1 : 0, ref.occupancy());
     s_.fail_timing(index, v, cycle, buf);
     return false;

@@ -24,6 +24,7 @@
 #include "datapath/nvfp4_dot.hpp"
 #include "datapath/residual.hpp"
 #include "datapath/sr_quantizer.hpp"
+#include "datapath/transpose_buffer.hpp"
 #include "formats/bits.hpp"
 #include "formats/hif4.hpp"
 #include "formats/hif8.hpp"
@@ -139,7 +140,9 @@ TEST_F(PkgConstants, EveryConstantIsChecked) {
                            "HIF4Q_SF_MAX",
                            // sr_quantizer
                            "SRQ_LANES", "SRQ_TF_ROUNDS", "SRQ_TF_PARITY", "SRQ_E2M1_SAT", "SRQ_S1P2_SAT", "SRQ_TF_R0",
-                           "SRQ_TF_R1", "SRQ_TF_R2", "SRQ_TF_R3", "SRQ_TF_R4", "SRQ_TF_R5", "SRQ_TF_R6", "SRQ_TF_R7"};
+                           "SRQ_TF_R1", "SRQ_TF_R2", "SRQ_TF_R3", "SRQ_TF_R4", "SRQ_TF_R5", "SRQ_TF_R6", "SRQ_TF_R7",
+                           // transpose_buffer
+                           "TPB_TILE_MIN", "TPB_TILE_MAX", "TPB_WIDTH_MAX"};
   std::map<std::string, long long> rest = *pkg_;
   for (const char* c : checked) rest.erase(c);
   for (const auto& kv : rest) ADD_FAILURE() << "package constant " << kv.first << " has no C++ check in " << __FILE__;
@@ -332,6 +335,17 @@ TEST(CosimStimulus, Hif4WordsAreLayoutA) {
     for (int i = 0; i < fmt::kHif4PackedBytes; ++i) ASSERT_EQ(bytes[i], static_cast<uint8_t>(w[i / 4] >> (8 * (i % 4)))) << i;
     ASSERT_TRUE(verif::stim::hif4_from_words(w) == u);
   }
+}
+
+// The RTL's parameter checks use the model's range: the ends are accepted, one step past refused.
+TEST_F(PkgConstants, TransposeBuffer) {
+  const int lo = static_cast<int>(get("TPB_TILE_MIN")), hi = static_cast<int>(get("TPB_TILE_MAX"));
+  const int w = static_cast<int>(get("TPB_WIDTH_MAX"));
+  EXPECT_NO_THROW(hifsim::dp::TransposeBuffer(lo, w, 0));
+  EXPECT_NO_THROW(hifsim::dp::TransposeBuffer(hi, 1, 1));
+  EXPECT_THROW(hifsim::dp::TransposeBuffer(lo / 2, w, 0), std::exception);
+  EXPECT_THROW(hifsim::dp::TransposeBuffer(2 * hi, w, 0), std::exception);
+  EXPECT_THROW(hifsim::dp::TransposeBuffer(lo, w + 1, 0), std::exception);
 }
 
 // The generator built from the package's constants gives the model's words (formats/stochastic.hpp).

@@ -7,6 +7,7 @@
 #include "cost/inventory.hpp"
 #include "datapath/hw.hpp"
 #include "datapath/sr_quantizer.hpp"
+#include "datapath/transpose_buffer.hpp"
 #include "datapath/unit_catalog.hpp"
 #include "util/text.hpp"
 
@@ -32,11 +33,26 @@ int sr_fmt(fmt::Format f) {
 // of the training blocks").
 dp::hw::ParamList unit_params(TrainingBlock b, const BlockParams& p, const std::string& unit) {
   dp::hw::ParamList out;
+  if (b == TrainingBlock::transpose_buffer)
+    return {{"T", static_cast<int>(p.transpose_tile)}, {"W", static_cast<int>(8 * p.in_bytes)}};
   if (b != TrainingBlock::quantize_sr) return out;
   const dp::hw::CatalogUnit& u = dp::hw::catalog_unit(unit);
   if (u.param("SR_BITS")) out.emplace_back("SR_BITS", static_cast<int>(p.sr_bits));
   if (u.param("FMT")) out.emplace_back("FMT", sr_fmt(p.format));
   return out;
+}
+
+// The transpose buffer's catalog unit (rtl/transpose_buffer.sv) keeps its two tiles in flip-flops,
+// 2 T^2 W of them: its description would price the T = 64 FP32 buffer of a training unit as 262144
+// flip-flops where the unit would use an SRAM macro. So the block is priced from the catalog unit
+// only where the node has a synthesised row of the run's T and W (STAGES at its default), and is
+// the SRAM proxy below everywhere else.
+bool transpose_has_row(const CostTables& t, const BlockParams& p) {
+  const uint64_t T = p.transpose_tile, W = 8 * p.in_bytes;
+  if (T < dp::kTransposeTileMin || T > dp::kTransposeTileMax || (T & (T - 1)) != 0 || W > dp::kTransposeWidthMax)
+    return false;
+  return t.units.find(dp::hw::unit_by_name("transpose_buffer", unit_params(TrainingBlock::transpose_buffer, p, ""))) !=
+         nullptr;
 }
 
 double quantizer_proxy_pj_per_element(const CostTables& t, const BlockParams& p) {
@@ -64,7 +80,13 @@ TransposeSram transpose_sram(const CostTables& t, const BlockParams& p) {
 // The proxy estimates: what the block must at least do per element, at the tables' coefficients.
 BlockEnergy proxy(const CostTables& t, TrainingBlock b, const BlockParams& p, BlockEnergy e) {
   const double un = t.energy.at("unmeasured_activity");
-  const std::string node = t.node + " proxy estimate (no " + e.catalog_unit + " in the unit catalog): ";
+  const std::string node =
+      t.node + " proxy estimate (" +
+      (b == TrainingBlock::transpose_buffer && catalog_has(e.catalog_unit)
+           ? "no synthesised " + e.catalog_unit + " row of T=" + std::to_string(p.transpose_tile) + ";W=" +
+                 std::to_string(8 * p.in_bytes) + " at " + t.node
+           : "no " + e.catalog_unit + " in the unit catalog") +
+      "): ";
   switch (b) {
     case TrainingBlock::quantize_rn:
       e.pj_per_element = quantizer_proxy_pj_per_element(t, p);
@@ -182,7 +204,7 @@ BlockEnergy training_block_energy(const CostTables& t, TrainingBlock b, const Bl
   e.block = b;
   e.params = p;
   e.catalog_unit = training_block_unit(b, p);
-  e.in_catalog = catalog_has(e.catalog_unit);
+  e.in_catalog = catalog_has(e.catalog_unit) && (b != TrainingBlock::transpose_buffer || transpose_has_row(t, p));
   e.elements_per_op = elements_per_op(b, p);
   if (!e.in_catalog) {
     proxy_area(t, b, p, e);

@@ -33,7 +33,8 @@ struct BlockEnergy {
   TrainingBlock block = TrainingBlock::quantize_rn;
   BlockParams params;         // what it was looked up with
   std::string catalog_unit;   // the name looked up
-  bool in_catalog = false;    // the catalog has the unit
+  bool in_catalog = false;    // priced from the catalog unit (the transpose buffer: only where the
+                              // node has a synthesised row of the run's T and W; else its SRAM proxy)
   bool proxy = true;          // the figure is an estimate, not the unit's own hardware (SR: either part)
   std::string source;         // one line: where the figure comes from
   double pj_per_element = 0;  // per element through the block (transpose buffer: per element of in_bytes)

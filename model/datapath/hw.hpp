@@ -207,5 +207,7 @@ UnitDesc describe_sr_quantizer(SrElem elem, unsigned bits, int stages);
 UnitDesc describe_sparse_residual_add(int stages, const AccSpec& acc);
 // rtl/hadamard16.sv: the 16 x 16 Hadamard transform of the RHT (hadamard16.hpp).
 UnitDesc describe_hadamard16(int stages);
+// rtl/transpose_buffer.sv: the double-buffered T x T transpose buffer (transpose_buffer.hpp).
+UnitDesc describe_transpose_buffer(int tile, int width, int stages);
 
 }  // namespace hifsim::dp::hw

@@ -313,11 +313,35 @@ Entry sr_quantizer_entry() {
                }};
 }
 
+Entry transpose_buffer_entry() {
+  // transpose_buffer: T x T tiles of W-bit elements, STAGES 0 / 1 (the output rank). The cosim's
+  // main model runs the default (T = 16 FP32, STAGES 1), the sweep T = 8 x 16 bits combinational (a
+  // beat of at least 65 bits: the harness drives wide ports);
+  // lint the range's ends and the synthesis sets; synthesis both STAGES at the default, T = 8 and
+  // W = 16 (BF16 elements), each a few minutes of Yosys (the storage is 2 T^2 W flip-flops).
+  auto tw = [](int t, int w, int stages = -1) {
+    ParamList p{{"T", t}, {"W", w}};
+    if (stages >= 0) p.emplace_back("STAGES", stages);
+    return p;
+  };
+  std::vector<VariantSet> s = cat({lint_stages(0, 1),
+                                   {set(P::lint, tw(2, 1), "t2_w1"), set(P::lint, tw(4, 16, 0), "t4_w16"),
+                                    set(P::lint, tw(8, 32), "t8_w32"), set(P::lint, tw(64, 32), "t64_w32"),
+                                    set(P::lint, tw(8, 16), "t8_w16", "SYNTH"), set(P::lint, {}, "default", "ELAB")},
+                                   {set(P::drift, {})}, stages(P::drift, 0, 1),
+                                   {set(P::drift, tw(4, 16, 0)), set(P::drift, tw(2, 8, 1))},
+                                   {set(P::regression, tw(16, 32, 1))}, {set(P::sweep, tw(8, 16, 0))},
+                                   stages(P::synthesis, 0, 1),
+                                   {set(P::synthesis, tw(8, 32)), set(P::synthesis, tw(16, 16))}});
+  return Entry{{"transpose_buffer", {{"T", 16, 2, 64}, {"W", 32, 1, 32}, {"STAGES", 1, 0, 1}}, {{"T", 0, 7}, {"W", 7, 6}}, -1, 0, s},
+               [](auto& x) { return describe_transpose_buffer(at(x, "T"), at(x, "W"), at(x, "STAGES")); }};
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> e = [] {
     std::vector<Entry> v = fp4_entries();
     for (Entry (*f)() : {mxfp8_dot32_entry, hif8_dot_entry, bf16_dot64_entry, fp32_acc_entry, sparse_residual_add_entry,
-                         hif4_quantizer_entry, hadamard16_entry, sr_quantizer_entry})
+                         hif4_quantizer_entry, hadamard16_entry, sr_quantizer_entry, transpose_buffer_entry})
       v.push_back(f());
     return v;
   }();
@@ -384,7 +408,7 @@ const CatalogUnit& catalog_unit(const std::string& name) {
 const std::vector<std::string>& synthesis_order() {
   static const std::vector<std::string> v = {"hif4_dot64", "fp32_acc",   "nvfp4_dot64",         "mxfp4_dot64",   "mxfp8_dot32",
                                              "hif8_dot",   "bf16_dot64", "sparse_residual_add", "hif4_quantizer",
-                                             "hadamard16", "sr_quantizer"};
+                                             "hadamard16", "sr_quantizer", "transpose_buffer"};
   return v;
 }
 

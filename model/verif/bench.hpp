@@ -42,6 +42,23 @@ struct PortField {
 // RTL parameters of one instance of a unit, by their RTL names: {{"W", 64}, {"STICKY", 1}}.
 using Params = std::vector<std::pair<std::string, int>>;
 
+// The declared handshake of a unit whose in_ready / out_valid are not those of a chain of
+// STAGES register ranks (the cosim's default, cosim/common/pipe_timing.hpp): a cycle model the
+// scoreboard compares the RTL's handshake with at every cycle (transpose_buffer: its tiles).
+class Handshake {
+ public:
+  virtual ~Handshake() = default;
+  // The combinational outputs of the current cycle.
+  virtual bool in_ready(bool out_ready) const = 0;
+  virtual bool out_valid(bool in_valid) const = 0;
+  // The rising edge with the cycle's in_valid and out_ready.
+  virtual void edge(bool in_valid, bool out_ready) = 0;
+  virtual int occupancy() const = 0;      // transactions accepted and not yet delivered
+  virtual std::string what() const = 0;   // the timing, for a mismatch message
+  // rst_n is asserted now (the state goes back to the reset state; bins of what the reset dropped).
+  virtual void reset() = 0;
+};
+
 class Bench {
  public:
   virtual ~Bench() = default;
@@ -71,6 +88,8 @@ class Bench {
   // Before / after a vector is re-run alone from reset (the cosim waveform of a failing vector),
   // for a bench whose expected values depend on state left by earlier vectors.
   virtual void around_rerun(bool /*entering*/) {}
+  // The unit's handshake from reset, for the active parameter sets; null: STAGES register ranks.
+  virtual std::unique_ptr<Handshake> handshake() const { return nullptr; }
 };
 
 // ---- shared pieces of the benches ----

@@ -30,6 +30,7 @@ const Entry kUnits[] = {
     {"hif4_quantizer", make_hif4_quantizer_bench},
     {"hadamard16", make_hadamard16_bench},
     {"sr_quantizer", make_sr_quantizer_bench},
+    {"transpose_buffer", make_transpose_buffer_bench},
 };
 }  // namespace
 

@@ -23,6 +23,7 @@ std::unique_ptr<Bench> make_bf16_dot64_bench(const std::vector<Params>&, const B
 std::unique_ptr<Bench> make_sparse_residual_add_bench(const std::vector<Params>&, const BenchContext&, const std::string&);
 std::unique_ptr<Bench> make_hif4_quantizer_bench(const std::vector<Params>&, const BenchContext&, const std::string&);
 std::unique_ptr<Bench> make_hadamard16_bench(const std::vector<Params>&, const BenchContext&, const std::string&);
+std::unique_ptr<Bench> make_transpose_buffer_bench(const std::vector<Params>&, const BenchContext&, const std::string&);
 std::unique_ptr<Bench> make_sr_quantizer_bench(const std::vector<Params>&, const BenchContext&, const std::string&);
 
 // The protocol of every valid/ready unit (README of the conformance vectors).

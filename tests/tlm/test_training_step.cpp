@@ -208,6 +208,12 @@ TEST(TrainingBlocks, LookupByCatalogName) {
     SCOPED_TRACE(cost::training_block_name(b));
     bool listed = false;
     for (const auto& u : dp::hw::unit_catalog()) listed |= u.name == e.catalog_unit;
+    // The transpose buffer is priced from its catalog unit (flip-flop storage) only where the node
+    // has a synthesised row of the run's T and W, none at 45 nm: its SRAM proxy, saying why.
+    if (b == cost::TrainingBlock::transpose_buffer && listed) {
+      EXPECT_NE(e.source.find("no synthesised transpose_buffer row of T=64;W=32"), std::string::npos) << e.source;
+      listed = false;
+    }
     EXPECT_EQ(e.in_catalog, listed);
     EXPECT_EQ(e.source.find("proxy estimate") != std::string::npos, !e.in_catalog) << e.source;
     // SR adds NVFP4's round-to-nearest quantizer, which has no RTL: a proxy either way.

@@ -40,6 +40,7 @@ STAGES_SWEEPS = [
     ("hif4_quantizer", ""),
     ("hadamard16", ""),
     ("sr_quantizer", ""),
+    ("transpose_buffer", ""),
 ]
 # ---- END generated from the unit catalog
 

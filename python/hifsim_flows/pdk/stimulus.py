@@ -45,6 +45,7 @@ RTL_DEFAULTS = {
     "hif4_quantizer": {"STAGES": "3", "ELEM_RNE": "0", "CMP_BF16": "0", "INF_TO_NAN": "0", "ASCEND_A6": "0"},
     "hadamard16": {"STAGES": "2"},
     "sr_quantizer": {"STAGES": "4", "SR_BITS": "8", "FMT": "0"},
+    "transpose_buffer": {"T": "16", "W": "32", "STAGES": "1"},
 }
 # ---- END generated from the unit catalog
 

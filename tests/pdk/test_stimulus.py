@@ -14,6 +14,7 @@ from hifsim_flows.pdk.flow_error import FlowError
 from hifsim_flows.pdk import stim_common
 from hifsim_flows.pdk import stim_fp8
 from hifsim_flows.pdk import stim_had
+from hifsim_flows.pdk import stim_tpb
 from hifsim_flows.pdk import stimulus
 from hifsim_flows.params import UnitParams
 
@@ -101,6 +102,21 @@ for r in rows:
     if stim_had.transform(r32) != numpy_hadamard(r32):
         bad.append(r32[:2])
 check(not bad, f"stim_had.transform == numpy float32 butterfly on {len(rows)} rows: {len(bad)} differ, first {bad[:1]}")
+
+# 3b. stim_tpb: row beat i of the stream is row (i mod T) of its tile and the check of beat i is
+#     column (i mod T) of the same tile, element e of each at [W*e +: W], tiles in row-block then
+#     K-block order -- against element indices computed one by one (6 x 10 matrix, T = 2 and 4:
+#     the ragged edges are left out).
+for t in (2, 4):
+    a = np.arange(60, dtype=np.uint32).reshape(6, 10)
+    tl = stim_tpb.tiles(a, t)
+    order = [(i0, k0) for i0 in range(0, 6 - 6 % t, t) for k0 in range(0, 10 - 10 % t, t)]
+    ok = len(tl) == len(order)
+    for n, (i0, k0) in enumerate(order):
+        for r in range(t):
+            ok &= stim_tpb.pack(tl[n][r], 8) == sum(int(a[i0 + r, k0 + e]) << (8 * e) for e in range(t))
+            ok &= stim_tpb.pack(tl[n].T[r], 8) == sum(int(a[i0 + e, k0 + r]) << (8 * e) for e in range(t))
+    check(ok, f"stim_tpb: T = {t} tiles in the unit's order, rows and columns packed element 0 first")
 
 # 4. Units and parameters the builder does not know are refused by name.
 for mod, params, what in (("nosuch_dot", "-", "no stimulus builder"), ("hif4_dot64", "NOSUCH=1", "no parameter NOSUCH")):

@@ -297,4 +297,15 @@ TEST(TrainingBlocks, AreaFromTheSameLookup) {
   EXPECT_TRUE(x.proxy);
   EXPECT_DOUBLE_EQ(x.area_mm2, t45.sram.at(32768, "test").area_mm2);
   EXPECT_NE(x.area_source.find("proxy estimate"), std::string::npos) << x.area_source;
+  // T = 16 FP32 at sky130 has its synthesised rows (transpose_buffer STAGES=1, the catalog
+  // default: 700403 um2; gate-level 398.847 pJ per row in and column out, 16 elements): the
+  // catalog unit, not the SRAM proxy.
+  p.transpose_tile = 16;
+  p.in_bytes = 4;
+  const cost::BlockEnergy xs = cost::training_block_energy(sky, cost::TrainingBlock::transpose_buffer, p);
+  EXPECT_FALSE(xs.proxy) << xs.source;
+  EXPECT_TRUE(xs.in_catalog);
+  EXPECT_NEAR(xs.area_mm2, 700403e-6, 1e-3 * 700403e-6);
+  EXPECT_NEAR(xs.pj_per_element, 398.847 / 16, 1e-9);
+  EXPECT_NE(xs.source.find("gate-level"), std::string::npos) << xs.source;
 }

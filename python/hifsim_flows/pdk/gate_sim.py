@@ -4,7 +4,8 @@ and the energy per operation from the characterized Liberty.
 Every net is a numpy bool vector over the operations (one operation per clock cycle, a full
 pipeline: in_valid = out_ready = 1). A flip-flop's Q in cycle t is its D in cycle t-1, so a
 pipelined unit is evaluated by repeating the combinational pass until the Q vectors settle
-(one pass per register rank). Glitches are not simulated (zero delay): the toggle counts are
+(one pass per register rank; a unit whose state lives across operations, such as the transpose
+buffer's counters and storage, up to one pass per cycle). Glitches are not simulated (zero delay): the toggle counts are
 the functional ones, as in the activity proxy of model/cost.
 
 Energy of one toggle of a net with load C (fan-out input capacitances; primary outputs drive
@@ -144,7 +145,11 @@ def simulate(netlist, lib, inputs, n_ops, out_load_pf):
         for o in outs:
             if o in pins:
                 val[canon(pins[o])] = np.zeros(n_ops, bool)
-    for _ in range(len(flops) and 64 or 1):
+    # Each pass settles at least one more cycle (cycle c's flop values are right once cycles
+    # 0..c-1 were): a feed-forward pipeline settles in depth + 1 passes, a unit with state that
+    # lives across operations (counters, a storage array) may need one pass per cycle, so the
+    # bound is n_ops + 1 passes; still unsettled after that means a loop with no fixed point.
+    for _ in range(len(flops) and n_ops + 2 or 1):
         for ctype, inst, pins, outs, c in order:
             env = {p: val[canon(n)] for p, n in pins.items() if p not in outs}
             for o in outs:

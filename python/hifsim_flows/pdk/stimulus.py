@@ -16,6 +16,7 @@ from . import stim_fp8
 from . import stim_had
 from . import stim_quant
 from . import stim_sr
+from . import stim_tpb
 
 BUILDERS = {
     "hif4_dot64": lambda *a: stim_fp4.build("hif4_dot64", *a),
@@ -29,6 +30,7 @@ BUILDERS = {
     "hif4_quantizer": stim_quant.build,
     "hadamard16": stim_had.build,
     "sr_quantizer": stim_sr.build,
+    "transpose_buffer": stim_tpb.build,
 }
 
 

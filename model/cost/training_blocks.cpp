@@ -48,9 +48,7 @@ dp::hw::ParamList unit_params(TrainingBlock b, const BlockParams& p, const std::
 // only where the node has a synthesised row of the run's T and W (STAGES at its default), and is
 // the SRAM proxy below everywhere else.
 bool transpose_has_row(const CostTables& t, const BlockParams& p) {
-  const uint64_t T = p.transpose_tile, W = 8 * p.in_bytes;
-  if (T < dp::kTransposeTileMin || T > dp::kTransposeTileMax || (T & (T - 1)) != 0 || W > dp::kTransposeWidthMax)
-    return false;
+  if (!dp::transpose_tile_ok(p.transpose_tile) || !dp::transpose_width_ok(8 * p.in_bytes)) return false;
   return t.units.find(dp::hw::unit_by_name("transpose_buffer", unit_params(TrainingBlock::transpose_buffer, p, ""))) !=
          nullptr;
 }

@@ -13,18 +13,17 @@ void check(bool ok, const char* name, int v, const char* range) {
 }  // namespace
 
 TransposeBuffer::TransposeBuffer(int tile, int width, int stages) : t_(tile), w_(width), stages_(stages) {
-  check(tile >= kTransposeTileMin && tile <= kTransposeTileMax && (tile & (tile - 1)) == 0, "T", tile,
-        "a power of two in 2..64");
-  check(width >= 1 && width <= kTransposeWidthMax, "W", width, "in 1..32");
+  check(tile > 0 && transpose_tile_ok(static_cast<uint64_t>(tile)), "T", tile, "a power of two in 2..64");
+  check(width > 0 && transpose_width_ok(static_cast<uint64_t>(width)), "W", width, "in 1..32");
   check(stages == 0 || stages == 1, "STAGES", stages, "0 or 1");
-  mask_ = width == 32 ? 0xFFFFFFFFu : (1u << width) - 1;
+  mask_ = element_mask(width);
   mem_.assign(static_cast<size_t>(2 * t_ * t_), 0);
   rank_.assign(static_cast<size_t>(t_), 0);
   read_buf_.assign(static_cast<size_t>(t_), 0);
 }
 
 void TransposeBuffer::transpose(const uint32_t* rows, int tile, int width, uint32_t* cols) {
-  const uint32_t m = width == 32 ? 0xFFFFFFFFu : (1u << width) - 1;
+  const uint32_t m = element_mask(width);
   for (int k = 0; k < tile; ++k)
     for (int i = 0; i < tile; ++i) cols[k * tile + i] = rows[i * tile + k] & m;
 }

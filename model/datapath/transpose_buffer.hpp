@@ -27,6 +27,11 @@ namespace hifsim::dp {
 
 constexpr int kTransposeTileMin = 2, kTransposeTileMax = 64;  // T: a power of two in this range
 constexpr int kTransposeWidthMax = 32;                         // W: element bits, 1..32
+// T and W inside the unit's range (the constructor's check; the cost lookup asks it too).
+constexpr bool transpose_tile_ok(uint64_t t) {
+  return t >= kTransposeTileMin && t <= kTransposeTileMax && (t & (t - 1)) == 0;
+}
+constexpr bool transpose_width_ok(uint64_t w) { return w >= 1 && w <= kTransposeWidthMax; }
 
 class TransposeBuffer {
  public:
@@ -36,6 +41,8 @@ class TransposeBuffer {
   int width() const { return w_; }
   int stages() const { return stages_; }
 
+  // The W low bits of an element (1 <= W <= 32).
+  static uint32_t element_mask(int width) { return width == 32 ? 0xFFFFFFFFu : (1u << width) - 1; }
   // The data contract: cols[k * T + i] = rows[i * T + k] masked to W bits (one tile).
   static void transpose(const uint32_t* rows, int tile, int width, uint32_t* cols);
 

@@ -16,7 +16,7 @@ std::string stats_json(const GemmRequest& r, const GemmOutcome& o, const float* 
   const size_t M = r.A.rows, K = r.A.cols, N = r.B.rows;
   const double macs = static_cast<double>(M) * N * K;
   const std::vector<double> ref = dp::gemm_fp64(r.A.data, M, K, r.B.data, N, r.spec.threads);
-  const dp::GemmError e = dp::gemm_error(std::vector<float>(C, C + M * N), ref);  // next to the FP64 GEMM: cheap
+  const dp::GemmError e = dp::gemm_error(C, ref.data(), M * N);
   JsonWriter w;
   w.begin_object()
       .kv("format", fmt::format_info(r.spec.format).name)

@@ -102,10 +102,14 @@ GemmError ErrorSums::metrics() const {
   return e;
 }
 
-GemmError gemm_error(const std::vector<float>& c, const std::vector<double>& ref) {
+GemmError gemm_error(const float* c, const double* ref, size_t n) {
   ErrorSums s;
-  s.add(c.data(), ref.data(), std::min(c.size(), ref.size()));
+  s.add(c, ref, n);
   return s.metrics();
+}
+
+GemmError gemm_error(const std::vector<float>& c, const std::vector<double>& ref) {
+  return gemm_error(c.data(), ref.data(), std::min(c.size(), ref.size()));
 }
 
 std::string GemmError::invalid_reason() const {

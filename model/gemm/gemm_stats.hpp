@@ -56,5 +56,7 @@ std::string metric_text(double v, const GemmError& e, int prec);
 // C_ref = A Bᵀ in double (A M x K, B N x K), multithreaded, deterministic.
 std::vector<double> gemm_fp64(const float* A, size_t M, size_t K, const float* B, size_t N, unsigned threads = 0);
 GemmError gemm_error(const std::vector<float>& c, const std::vector<double>& ref);
+// The same over n outputs in place (a result that is not a vector, e.g. `hifsim gemm`'s buffer).
+GemmError gemm_error(const float* c, const double* ref, size_t n);
 
 }  // namespace hifsim::dp

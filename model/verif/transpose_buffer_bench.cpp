@@ -28,7 +28,7 @@ const std::vector<std::string> kSources = {"corner", "random", "index"};
 struct Shape {
   int t = 16, w = 32, stages = 1;
   int beat_words() const { return (t * w + 31) / 32; }
-  uint32_t mask() const { return w == 32 ? 0xFFFFFFFFu : (1u << w) - 1; }
+  uint32_t mask() const { return dp::TransposeBuffer::element_mask(w); }
 };
 
 // Packs T elements (element e at [W*e +: W]) into `words` words.

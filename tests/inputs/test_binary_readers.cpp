@@ -99,6 +99,9 @@ TEST(NpyStrict, UninitReaderIsTheReader) {
       {"fortran.npy", npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 2), }", data)},
       {"twice.npy", npy_bytes("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", data)},
       {"magic.npy", "\x93NUMPX" + data},
+      {"overflow.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "")},
+      {"shapetype.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': ('3', 2), }", data)},
+      {"headertrunc.npy", npy_bytes(f4, data).substr(0, 30)},
   };
   int ok = 0;
   for (const auto& [name, bytes] : files) {
@@ -117,6 +120,10 @@ TEST(NpyStrict, UninitReaderIsTheReader) {
     EXPECT_EQ(std::memcmp(got.values.data(), want.f32.data(), want.f32.size() * 4), 0) << name;
   }
   EXPECT_EQ(ok, 2);
+  // A folder is refused by name before anything is read, like the other reader.
+  const std::string dir_err = error_of([&] { io::read_npy_f32_uninit(d); });
+  EXPECT_FALSE(dir_err.empty());
+  EXPECT_EQ(dir_err, error_of([&] { io::read_npy_f32(d); }));
 }
 
 TEST(SafetensorsStrict, OffsetsNear2To64DoNotWrap) {

@@ -19,7 +19,8 @@ NodeUnits load_node_units(const std::string& dir, const std::string& node) {
   // The committed tables have tens of rows: a larger file is not one of them.
   const uint64_t max_bytes = 4u << 20;
   const char* const why = "a node's unit table is never that large";
-  const FlowCsv c = read_flow_csv(units, {"module", "parameters", "area_um2", "cells", "flip_flops", "min_period_ns", "fmax_mhz"},
+  const FlowCsv c = read_flow_csv(units, {"module", "parameters", "area_um2", "cells", "flip_flops", "min_period_ns", "fmax_mhz",
+                                   "min_period_ss_ns", "fmax_ss_mhz"},
                                   false, max_bytes, why);
   for (const FlowCsvRow& r : c.rows) {
     NodeUnitRow x;
@@ -33,6 +34,11 @@ NodeUnits load_node_units(const std::string& dir, const std::string& node) {
     x.fmax_mhz = r.number("fmax_mhz", true);
     // The two columns say the same thing; a table where they disagree was edited by hand.
     if (std::fabs(x.fmax_mhz * x.min_period_ns - 1000) > 1e-3) r.fail("fmax_mhz", "is not 1000 / min_period_ns");
+    x.min_period_ss_ns = r.number("min_period_ss_ns", true);
+    x.fmax_ss_mhz = r.number("fmax_ss_mhz", true);
+    if (std::fabs(x.fmax_ss_mhz * x.min_period_ss_ns - 1000) > 1e-3) r.fail("fmax_ss_mhz", "is not 1000 / min_period_ss_ns");
+    // The slow corner cannot be faster than the typical one (a table with the columns swapped).
+    if (x.fmax_ss_mhz > x.fmax_mhz) r.fail("fmax_ss_mhz", "is above fmax_mhz (the slow corner faster than the typical one)");
     u.rows.push_back(std::move(x));
   }
   const std::string energy = dir + "/" + node + "/energy.csv";

@@ -19,7 +19,8 @@ namespace hifsim::cost {
 struct NodeUnitRow {
   std::string module, parameters;                   // as scripts/synth.sh writes them ("-": defaults)
   std::vector<std::pair<std::string, int>> params;  // `parameters` parsed
-  double area_um2 = 0, min_period_ns = 0, fmax_mhz = 0;
+  double area_um2 = 0, min_period_ns = 0, fmax_mhz = 0;  // timing at the typical corner (tt)
+  double min_period_ss_ns = 0, fmax_ss_mhz = 0;           // the same netlist at the sign-off corner (ss)
   uint64_t cells = 0, flip_flops = 0;
   double gate_pj = -1;                              // energy.csv unit_pj per operation; -1: no row
   std::string energy_trace;                         // the trace op it was measured on

@@ -36,13 +36,13 @@ cfg::UnitConfig unit_with(const std::string& config, const Correction& c, fmt::H
 void sky130_fields(std::ostringstream& o, const std::optional<cost::CostTables>& t130, const cfg::UnitConfig& u,
                    const cost::CostReport& cr) {
   if (!t130) {
-    o << ",,,,";
+    o << ",,,,,";
     return;
   }
   const cost::NodeDotCost n = cost::node_dot_cost(*t130, u, cr.activity);
   o << "," << n.dot.module << " " << n.dot.parameters << ",";
-  if (n.dot.synthesised) o << fmt_g(n.dot.row.area_um2, 6) << "," << fmt_g(n.dot.row.fmax_mhz, 6);
-  else o << ",";
+  if (n.dot.synthesised) o << fmt_g(n.dot.row.area_um2, 6) << "," << fmt_g(n.dot.row.fmax_mhz, 6) << "," << fmt_g(n.dot.row.fmax_ss_mhz, 6);
+  else o << ",,";
   o << "," << fmt_g(n.dot_pj, 6);
 }
 
@@ -65,7 +65,7 @@ void unit_tables(const CompareRequest& r, OperandCache& cache, CompareOutcome& o
   std::ostringstream units, area;
   units << "format,correction,config,peak_macs_per_cycle,cycles,utilization,macs,energy_pj_per_mac,"
            "compute_pj_per_mac,buffers_pj_per_mac,memory_pj_per_mac,area_mm2,logic_mge,dot_unit_ge,power_w,edp_js,timing,"
-           "sky130_dot,sky130_dot_um2,sky130_fmax_mhz,sky130_dot_pj\n";
+           "sky130_dot,sky130_dot_um2,sky130_fmax_mhz,sky130_fmax_ss_mhz,sky130_dot_pj\n";
   const std::string tdir = cost::default_tables_dir();
   std::optional<cost::CostTables> t130;
   if (io::not_regular_reason(tdir + "/energy-sky130.yaml") != "does not exist") t130 = cost::load_tables(tdir, "sky130");

@@ -112,21 +112,24 @@ TEST(CostFlowCsv, MalformedNodeUnitFieldsNameFileLineAndColumn) {
   const std::string dir = temp_dir("flow-csv");
   ASSERT_EQ(mkdir((dir + "/n").c_str(), 0700), 0);
   const std::string p = dir + "/n/units.csv";
-  const std::string head = "module,parameters,area_um2,cells,flip_flops,min_period_ns,fmax_mhz\n";
-  write_text(p, head + "hif4_dot64,STAGES=1,100.5,10,33,8,125\n");
+  const std::string head = "module,parameters,area_um2,cells,flip_flops,min_period_ns,fmax_mhz,min_period_ss_ns,fmax_ss_mhz\n";
+  write_text(p, head + "hif4_dot64,STAGES=1,100.5,10,33,8,125,16,62.5\n");
   const NodeUnits u = load_node_units(dir, "n");
   ASSERT_EQ(u.rows.size(), 1u);
   EXPECT_EQ(u.rows[0].area_um2, 100.5);
   EXPECT_EQ(u.rows[0].flip_flops, 33u);
+  EXPECT_EQ(u.rows[0].fmax_ss_mhz, 62.5);
   const std::vector<BadField> bad = {
-      {"hif4_dot64,STAGES=1,nan,10,33,8,125", "area_um2"},
-      {"hif4_dot64,STAGES=1,100.5,10,-33,8,125", "flip_flops"},
-      {"hif4_dot64,STAGES=1x,100.5,10,33,8,125", "parameters"},
-      {"hif4_dot64,STAGES=1,100.5,10,33,8,fast", "fmax_mhz"},
-      {"hif4_dot64,STAGES=1,100.5,10,33,8,126", "fmax_mhz"},  // not 1000 / min_period_ns
+      {"hif4_dot64,STAGES=1,nan,10,33,8,125,16,62.5", "area_um2"},
+      {"hif4_dot64,STAGES=1,100.5,10,-33,8,125,16,62.5", "flip_flops"},
+      {"hif4_dot64,STAGES=1x,100.5,10,33,8,125,16,62.5", "parameters"},
+      {"hif4_dot64,STAGES=1,100.5,10,33,8,fast,16,62.5", "fmax_mhz"},
+      {"hif4_dot64,STAGES=1,100.5,10,33,8,126,16,62.5", "fmax_mhz"},  // not 1000 / min_period_ns
+      {"hif4_dot64,STAGES=1,100.5,10,33,8,125,16,63", "fmax_ss_mhz"},  // not 1000 / min_period_ss_ns
+      {"hif4_dot64,STAGES=1,100.5,10,33,8,125,4,250", "fmax_ss_mhz"},  // the slow corner faster than tt
   };
   for (const BadField& b : bad) {
-    write_text(p, head + "hif4_dot64,STAGES=0,90,9,0,10,100\n" + b.row + "\n");
+    write_text(p, head + "hif4_dot64,STAGES=0,90,9,0,10,100,20,50\n" + b.row + "\n");
     const std::string e = error_of([&] { load_node_units(dir, "n"); });
     EXPECT_NE(e.find(p + ": line 3 " + b.column + ": "), std::string::npos) << b.row << "\n  -> " << e;
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""formal.gate_equiv.<unit>: synthesise a small unit to the committed sky130 Liberty subset
-(hifsim_flows.pdk.synth_unit), prove the netlist equivalent to its RTL (hifsim_flows.pdk.gate_equiv),
+"""formal.gate_equiv.<unit>: synthesise a small unit to the flow's sky130 cells (the mapping copy of
+SkyWater's published tt Liberty, as scripts/pdk/regenerate.sh maps; hifsim_flows.pdk.synth_unit), prove the netlist equivalent to its RTL (hifsim_flows.pdk.gate_equiv),
 then break one gate of a copy of the netlist (the first nand2_1 becomes a nor2_1) and require the
 proof to fail: a proof that cannot fail is not a proof.
 
@@ -13,13 +13,15 @@ import sys
 import tempfile
 
 ROOT, MODULE, PARAMS = sys.argv[1], sys.argv[2], sys.argv[3].replace(",", ";")  # "," from CMake
-LIB = os.path.join(ROOT, "configs", "cost", "sky130", "sky130_fd_sc_hd_subset.lib")
 sys.path.insert(0, os.path.join(ROOT, "python"))  # the flow package, as run from the source tree
 from hifsim_flows.pdk import gate_equiv  # noqa: E402
+from hifsim_flows.pdk.cells import PUBLISHED  # noqa: E402
+from hifsim_flows.pdk.mapping_lib import mapping_copy  # noqa: E402
 
 srcs = subprocess.run(["bash", "-c", f'ROOT="{ROOT}"; source "{ROOT}/scripts/rtl_files.sh"; unit_sources {MODULE}'],
                       capture_output=True, text=True, check=True).stdout.strip()
 with tempfile.TemporaryDirectory(prefix="hifsim-gate-equiv-test-") as tmp:
+    LIB = mapping_copy(os.path.join(ROOT, "configs", "cost", "sky130", PUBLISHED["tt"]), tmp)
     out = os.path.join(tmp, "synth")
     r = subprocess.run([sys.executable, "-m", "hifsim_flows.pdk.synth_unit", "--lib", LIB,
                         "--module", MODULE, "--sources", srcs, "--params", PARAMS, "--out", out],

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-from pdk_test_common import COMMITTED, LIB, ROOT, check, finish, run, step
+from pdk_test_common import COMMITTED, NODE_LIB, ROOT, check, finish, run, step
 
 HIFSIM = sys.argv[2]
 UNITS = [("hif4_dot64", "STAGES=1"), ("fp32_acc", "MANT_BITS=7;ROUND_RZ=1")]
@@ -28,7 +28,7 @@ for u in UNITS:
     check(len(ref[u]) == 1, f"one committed CI row for {u[0]} {u[1]}")
 with tempfile.TemporaryDirectory() as work:
     synth = os.path.join(work, "synth")
-    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", synth,
+    rc, out, err = run([*step("synth_all"), "--lib", NODE_LIB, "--work", synth,
                         "--out", os.path.join(work, "units.csv"), "--only",
                         "^(" + "|".join(f"{m} {p}" for m, p in UNITS) + ")$"])
     check(rc == 0, f"synth_all exit {rc}: {err[-1500:]}")
@@ -36,7 +36,7 @@ with tempfile.TemporaryDirectory() as work:
     # replaced in place, every other row stays as it was.
     csv_out = os.path.join(work, "energy.csv")
     shutil.copyfile(os.path.join(COMMITTED, "energy.csv"), csv_out)
-    cmd = [*step("gate_energy"), "--lib", LIB, "--synth", synth,
+    cmd = [*step("gate_energy"), "--lib", NODE_LIB, "--synth", synth,
            "--trace", TRACE, "--op", OP, "--hifsim", HIFSIM, "--out", csv_out, "--ops", str(OPS), "--append",
            "--only", "^(" + "|".join(f"{m} {p}" for m, p in UNITS) + ")$"]
     rc, out, err = run(cmd)
@@ -62,15 +62,25 @@ with tempfile.TemporaryDirectory() as work:
     # NOR2, XOR2 <-> XNOR2, ...: same pins, different function); the check must stop the flow.
     net = os.path.join(synth, "hif4_dot64_STAGES_1", "netlist.v")
     text = open(net).read()
-    dual = {"nand2_1": "nor2_1", "nor2_1": "nand2_1", "xor2_1": "xnor2_1", "xnor2_1": "xor2_1",
-            "and2_1": "or2_1", "or2_1": "and2_1", "a21oi_1": "o21ai_1", "o21ai_1": "a21oi_1",
-            "nand3_1": "nor3_1", "nor3_1": "nand3_1"}
+    # The dual of a cell: same pins, the AND/OR roles swapped, at the same drive strength, if
+    # the library has it.
+    dual = {"nand2": "nor2", "nor2": "nand2", "xor2": "xnor2", "xnor2": "xor2", "and2": "or2", "or2": "and2",
+            "nand3": "nor3", "nor3": "nand3", "and3": "or3", "or3": "and3", "a21oi": "o21ai", "o21ai": "a21oi",
+            "a21o": "o21a", "o21a": "a21o", "a22oi": "o22ai", "o22ai": "a22oi", "a22o": "o22a", "o22a": "a22o",
+            "a211oi": "o211ai", "o211ai": "a211oi", "a31oi": "o31ai", "o31ai": "a31oi", "a2bb2oi": "o2bb2ai",
+            "o2bb2ai": "a2bb2oi", "a311oi": "o311ai", "o311ai": "a311oi", "nand4": "nor4", "nor4": "nand4"}
+    have = set(re.findall(r"cell \((sky130_fd_sc_hd__\w+)\)", open(os.path.join(synth, "libs", "sky130_fd_sc_hd__tt_025C_1v80.map.lib")).read())) \
+        if not os.environ.get("HIFSIM_PDK_LIB") else None
     mutated = text
     for bit in range(23, 31):
-        m = re.search(r"sky130_fd_sc_hd__(\w+) (\S+) \(([^;]*?)\.[XY]\(out\[%d\]\)" % bit, text)
-        if m and m.group(1) in dual:
-            mutated = text[:m.start()] + "sky130_fd_sc_hd__" + dual[m.group(1)] + text[m.start() + len("sky130_fd_sc_hd__" + m.group(1)):]
-            break
+        m = re.search(r"sky130_fd_sc_hd__(\w+?)_(\d+) (\S+) \(([^;]*?)\.[XY]\(out\[%d\]\)" % bit, text)
+        if not m or m.group(1) not in dual:
+            continue
+        new = f"sky130_fd_sc_hd__{dual[m.group(1)]}_{m.group(2)}"
+        if have is not None and new not in have:
+            continue
+        mutated = text[:m.start()] + new + text[m.start() + len(f"sky130_fd_sc_hd__{m.group(1)}_{m.group(2)}"):]
+        break
     check(mutated != text, "found a cell driving an exponent bit of out to mutate")
     open(net, "w").write(mutated)
     os.remove(csv_out)

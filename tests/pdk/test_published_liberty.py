@@ -153,4 +153,56 @@ with tempfile.TemporaryDirectory() as work:
     rows = compare_liberty.compare(LIB, os.path.join(COMMITTED, f"{PREFIX}tt_025C_1v80.lib.gz"))
     check(rows and all(abs(r["area"] - 1) < 1e-9 for _, r in rows), "published tt areas equal the subset's")
 
+    # 4. The mapping copy (mapping_lib.py): the cells the flow may use, every tool reads it.
+    from hifsim_flows.pdk import cells as C, mapping_lib  # noqa: E402
+    from hifsim_flows.pdk.gate_sim import CellLib  # noqa: E402
+    from hifsim_flows.pdk.flow_error import FlowError  # noqa: E402
+    tt = os.path.join(COMMITTED, f"{PREFIX}tt_025C_1v80.lib.gz")
+    mapped = mapping_lib.mapping_copy(tt, work)
+    lib = CellLib(mapped)
+    names = set(lib.cells)
+    check(len(names) == 271, f"mapping copy: 271 cells, {len(names)}")
+    check(all(C.mapping_allowed(n) for n in names), "mapping copy: only allowed cells")
+    check({PREFIX + c for c in ("dfxtp_1", "nand2_1", "a21oi_1", "mux2_1", "maj3_1", "xor2_1", "inv_16")} <= names,
+          "mapping copy keeps the plain flop and the logic cells")
+    check(not {PREFIX + c for c in ("dfrtp_1", "fa_1", "clkbuf_1", "conb_1", "dlygate4sd1_1", "ebufn_1", "sdfxtp_1")} & names,
+          "mapping copy drops reset/scan flops, adders, clock, tie, delay and tri-state cells")
+    n, text = sta_reads(mapped, work)
+    check(n == 271 and "Error" not in text, f"OpenSTA reads the mapping copy: {n} cells {text.strip()[:200]}")
+    check(mapping_lib.mapping_copy(tt, work) == mapped, "the copy is rewritten only when it differs")
+    # Every kept cell's output function evaluates (gate_sim's reader) on every input combination.
+    import itertools  # noqa: E402
+    import numpy as np  # noqa: E402  (gate_sim evaluates on numpy bool vectors)
+    for name in sorted(names):
+        for pin, d in lib.cells[name]["pins"].items():
+            if d.get("direction") == "output" and lib.cells[name]["ff"] is None:
+                f = lib.function(name, pin)
+                ins = [p for p, q in lib.cells[name]["pins"].items() if q.get("direction") == "input"]
+                f({p: np.array(bits, bool) for p, bits in zip(ins, zip(*itertools.product((0, 1), repeat=len(ins))))})
+    import numpy as np  # noqa: E402  (gate_sim evaluates on numpy bool vectors)
+    a, b = np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool)
+    check(list(lib.function(f"{PREFIX}nand2_1", "Y")({"A": a, "B": b})) == [True, True, True, False],
+          "nand2_1's published function is a NAND")
+    check(list(lib.function(f"{PREFIX}xor2_1", "X")({"A": a, "B": b})) == [False, True, True, False],
+          "xor2_1's published function is an XOR")
+    # The published data book input-pin energy; the ngspice subset none; the clock energy per cycle
+    # is rise + fall of the clock pin.
+    check(lib.input_energy_pj(f"{PREFIX}nand2_1", "A") > 0, "published nand2_1.A has its own internal energy")
+    check(CellLib(LIB).input_energy_pj(f"{PREFIX}nand2_1", "A") == 0, "the ngspice subset books none on inputs")
+    ratio = CellLib(LIB).clock_energy_pj(f"{PREFIX}dfxtp_1") / lib.clock_energy_pj(f"{PREFIX}dfxtp_1")
+    check(abs(ratio - 0.42) < 0.02, f"dfxtp_1 clock energy ngspice / published {ratio:.3f} (the 0.42 of docs/cost.md 11.10)")
+    # A file cut inside a cell: the file and the line, no copy written.
+    cut = os.path.join(work, "cut.lib")
+    with open(plain_tt := published_liberty.plain_copy(tt, work)) as f:
+        t = f.read()
+    k = t.index(f"cell ({PREFIX}nand2_1)")
+    open(cut, "w").write(t[:k + 2000])
+    try:
+        mapping_lib.mapping_copy(cut, os.path.join(work, "cut-out"))
+        check(False, "a cut file is refused")
+    except FlowError as e:
+        check("cut.lib" in str(e) and "is not closed" in str(e) and not os.path.exists(os.path.join(work, "cut-out")),
+              f"a cut file is refused with file and reason, nothing written: {e}")
+    os.remove(plain_tt)
+
 finish()

@@ -1,4 +1,5 @@
-"""Synthesise and time one small unit on the committed Liberty (Yosys + ABC + OpenSTA) through
+"""Synthesise and time one small unit on the flow's node data (SkyWater's published cells, mapped at
+tt and timed at tt and ss; Yosys + ABC + OpenSTA) through
 synth_all.py --only, writing into a copy of the committed configs/cost/sky130/units.csv: the copy
 must come back byte-identical (the flow is deterministic, and a subset run replaces only its own
 row: every other unit's row stays), and the unit's result equals its committed row (area, cell
@@ -12,7 +13,7 @@ import shutil
 import sys
 import tempfile
 
-from pdk_test_common import COMMITTED, LIB, check, finish, run, step
+from pdk_test_common import COMMITTED, LIB, NODE_LIB, check, finish, run, step
 
 MODULE, PARAMS, TAG = "fp32_acc", "MANT_BITS=7;ROUND_RZ=1", "fp32_acc_MANT_BITS_7_ROUND_RZ_1"
 
@@ -23,7 +24,7 @@ check(len(ref) == 1, f"one committed row for {MODULE} {PARAMS}")
 with tempfile.TemporaryDirectory() as work:
     table = os.path.join(work, "units.csv")
     shutil.copyfile(committed_csv, table)
-    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", NODE_LIB, "--work", work,
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc == 0, f"synth_all exit {rc}: {err[-1500:]}")
     check("1 from this run" in err, f"exactly one unit synthesised: {err[-300:]}")
@@ -40,6 +41,11 @@ with tempfile.TemporaryDirectory() as work:
         check(abs(res["min_period_ns"] - float(r["min_period_ns"])) < 1e-3,
               f"min period {res['min_period_ns']} vs {r['min_period_ns']}")
         check(res["endpoint"] == r["endpoint"], f"critical endpoint {res['endpoint']} vs {r['endpoint']}")
+        # The same netlist at the sign-off corner (the published ss_100C_1v60 cells).
+        check(abs(res["min_period_ss_ns"] - float(r["min_period_ss_ns"])) < 1e-3,
+              f"ss min period {res['min_period_ss_ns']} vs {r['min_period_ss_ns']}")
+        check(res["min_period_ss_ns"] > res["min_period_ns"], "the slow corner is slower")
+        check(os.path.isfile(os.path.join(work, TAG, "sta_ss.rpt")), "the sign-off timing report is written")
         # The timer saw the real cells: the critical path passes through mapped sky130 cells.
         rpt = open(os.path.join(work, TAG, "sta.rpt")).read()
         check("sky130_fd_sc_hd__" in rpt, "the STA report names sky130 cells on the critical path")
@@ -47,7 +53,7 @@ with tempfile.TemporaryDirectory() as work:
         check(False, f"{res_path} written")
     # A table that is not this flow's is not overwritten.
     open(table, "w").write("module,area\nx,1\n")
-    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", NODE_LIB, "--work", work,
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc != 0 and "not a units table of this flow" in err and open(table).read() == "module,area\nx,1\n",
           f"foreign --out kept and rejected: rc {rc}, {err[-300:]}")
@@ -56,13 +62,13 @@ with tempfile.TemporaryDirectory() as work:
     lines = open(committed_csv).read().splitlines()
     truncated = "\n".join(lines[:3] + [lines[3].rsplit(",", 2)[0]] + lines[4:]) + "\n"
     open(table, "w").write(truncated)
-    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", NODE_LIB, "--work", work,
                         "--out", table, "--only", f"^{MODULE} {PARAMS}$"])
-    check(rc != 0 and "line 4: 9 fields expected" in err and open(table).read() == truncated,
+    check(rc != 0 and "line 4: 11 fields expected" in err and open(table).read() == truncated,
           f"truncated row rejected with its line, table kept: rc {rc}, {err[-300:]}")
     link = os.path.join(work, "link.csv")
     os.symlink(committed_csv, link)
-    rc, out, err = run([*step("synth_all"), "--lib", LIB, "--work", work,
+    rc, out, err = run([*step("synth_all"), "--lib", NODE_LIB, "--work", work,
                         "--out", link, "--only", f"^{MODULE} {PARAMS}$"])
     check(rc != 0 and "not a regular file" in err and os.path.islink(link),
           f"symlinked --out refused and left as it was: rc {rc}, {err[-300:]}")

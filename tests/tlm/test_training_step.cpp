@@ -184,14 +184,14 @@ TEST(TrainingStep, RecipePassesCounted) {
 
 TEST(TrainingBlocks, LookupByCatalogName) {
   // hif4_quantizer is a catalog unit synthesised at sky130: its gate-level energy per 64-element
-  // operation (configs/cost/sky130/energy.csv, the catalog default STAGES=3 row: unit_pj 281.651).
+  // operation (configs/cost/sky130/energy.csv, the catalog default STAGES=3 row: unit_pj 467.273).
   const cost::CostTables sky = cost::load_tables(src("configs/cost"), "sky130");
   cost::BlockParams p;
   p.format = fmt::Format::hif4;
   const cost::BlockEnergy q = cost::training_block_energy(sky, cost::TrainingBlock::quantize_rn, p);
   EXPECT_TRUE(q.in_catalog);
   EXPECT_FALSE(q.proxy);
-  EXPECT_NEAR(q.pj_per_element, 281.651 / 64, 1e-9);
+  EXPECT_NEAR(q.pj_per_element, 467.273 / 64, 1e-9);
   EXPECT_NE(q.source.find("gate-level"), std::string::npos) << q.source;
   // At 45 nm (no synthesised units) the same catalog unit gives its description's energy, no proxy.
   const cost::CostTables t45 = cost::load_tables(src("configs/cost"));
@@ -261,9 +261,9 @@ TEST(TrainingBlocks, AreaFromTheSameLookup) {
   const cost::CostTables t45 = cost::load_tables(src("configs/cost"));
   cost::BlockParams p;
   p.format = fmt::Format::hif4;
-  // configs/cost/sky130/units.csv: hif4_quantizer STAGES=3 (the catalog default), 404223.9328 um2.
+  // configs/cost/sky130/units.csv: hif4_quantizer STAGES=3 (the catalog default), 393531.1776 um2.
   const cost::BlockEnergy q = cost::training_block_energy(sky, cost::TrainingBlock::quantize_rn, p);
-  EXPECT_NEAR(q.area_mm2, 404223.9328e-6, 1e-12);
+  EXPECT_NEAR(q.area_mm2, 393531.1776e-6, 1e-12);
   EXPECT_EQ(q.elements_per_op, 64);
   EXPECT_NE(q.area_source.find("mapped cell area"), std::string::npos) << q.area_source;
   // sr_quantizer at the catalog default (STAGES=4, SR_BITS=8): area from its sky130 row, energy
@@ -271,20 +271,20 @@ TEST(TrainingBlocks, AreaFromTheSameLookup) {
   p.format = fmt::Format::nvfp4;
   const cost::BlockEnergy sr = cost::training_block_energy(sky, cost::TrainingBlock::quantize_sr, p);
   const cost::BlockEnergy rn = cost::training_block_energy(sky, cost::TrainingBlock::quantize_rn, p);
-  EXPECT_NEAR(sr.area_mm2, 202839.5392e-6, 1e-12);
+  EXPECT_NEAR(sr.area_mm2, 208224.704e-6, 1e-12);
   EXPECT_EQ(sr.elements_per_op, 16);
-  EXPECT_NEAR(sr.pj_per_element - rn.pj_per_element, 154.17 / 16, 1e-9);
+  EXPECT_NEAR(sr.pj_per_element - rn.pj_per_element, 268.921 / 16, 1e-9);
   EXPECT_NE(sr.source.find("gate-level"), std::string::npos) << sr.source;
   // MXFP4's SR quantizer is its own row (FMT=2: E2M1 with the Inf/NaN lanes zeroed).
   p.format = fmt::Format::mxfp4;
   const cost::BlockEnergy srm = cost::training_block_energy(sky, cost::TrainingBlock::quantize_sr, p);
-  EXPECT_NEAR(srm.area_mm2, 202922.1184e-6, 1e-12);
+  EXPECT_NEAR(srm.area_mm2, 207247.5168e-6, 1e-12);
   EXPECT_NE(srm.source.find("FMT=2"), std::string::npos) << srm.source;
   // hadamard16 at the catalog default (STAGES=2): area and gate-level energy per 16-vector.
   p.format = fmt::Format::nvfp4;
   const cost::BlockEnergy h = cost::training_block_energy(sky, cost::TrainingBlock::hadamard, p);
-  EXPECT_NEAR(h.area_mm2, 398309.5104e-6, 1e-12);
-  EXPECT_NEAR(h.pj_per_element, 268.493 / 16, 1e-9);
+  EXPECT_NEAR(h.area_mm2, 381812.4384e-6, 1e-12);
+  EXPECT_NEAR(h.pj_per_element, 405.482 / 16, 1e-9);
   EXPECT_NE(h.source.find("gate-level"), std::string::npos) << h.source;
   // 45 nm: the description's gate equivalents.
   p.format = fmt::Format::hif4;
@@ -298,14 +298,14 @@ TEST(TrainingBlocks, AreaFromTheSameLookup) {
   EXPECT_DOUBLE_EQ(x.area_mm2, t45.sram.at(32768, "test").area_mm2);
   EXPECT_NE(x.area_source.find("proxy estimate"), std::string::npos) << x.area_source;
   // T = 16 FP32 at sky130 has its synthesised rows (transpose_buffer STAGES=1, the catalog
-  // default: 700403 um2; gate-level 398.847 pJ per row in and column out, 16 elements): the
+  // default: 689731.5072 um2; gate-level 854.116 pJ per row in and column out, 16 elements): the
   // catalog unit, not the SRAM proxy.
   p.transpose_tile = 16;
   p.in_bytes = 4;
   const cost::BlockEnergy xs = cost::training_block_energy(sky, cost::TrainingBlock::transpose_buffer, p);
   EXPECT_FALSE(xs.proxy) << xs.source;
   EXPECT_TRUE(xs.in_catalog);
-  EXPECT_NEAR(xs.area_mm2, 700403e-6, 1e-3 * 700403e-6);
-  EXPECT_NEAR(xs.pj_per_element, 398.847 / 16, 1e-9);
+  EXPECT_NEAR(xs.area_mm2, 689731.5072e-6, 1e-3 * 689731.5072e-6);
+  EXPECT_NEAR(xs.pj_per_element, 854.116 / 16, 1e-9);
   EXPECT_NE(xs.source.find("gate-level"), std::string::npos) << xs.source;
 }

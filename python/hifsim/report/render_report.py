@@ -590,23 +590,25 @@ def main(argv=None):
         # the mapped netlist of that RTL instance (empty: not synthesised), pJ per dot operation from
         # the calibrated sky130 coefficients on this run's operands.
         sky = any(u.get("sky130_dot") for u in units)  # empty: the run's cost folder has no sky130 tables
-        cols += ["sky130_dot", "sky130_dot_um2", "sky130_fmax_mhz", "sky130_dot_pj"] if sky else []
+        cols += ["sky130_dot", "sky130_dot_um2", "sky130_fmax_mhz", "sky130_fmax_ss_mhz", "sky130_dot_pj"] if sky else []
         fmt.update({"sky130_dot_um2": lambda v: f"{float(v):,.0f}" if v else "not synthesised",
                     "sky130_fmax_mhz": lambda v: f"{float(v):.0f}" if v else "not synthesised",
+                    "sky130_fmax_ss_mhz": lambda v: f"{float(v):.0f}" if v else "not synthesised",
                     "sky130_dot_pj": lambda v: f"{float(v):.2f}"})
         sections.append(("Timing, area and energy per unit (equal peak throughput)",
                          md_table(units, cols, ["format", "correction", "cycles", "utilization", "timing", "pJ/MAC",
                                                 "compute", "buffers", "memory", "area (mm²)", "power (W)", "config",
-                                                ] + (["sky130 dot unit", "sky130 dot µm²", "sky130 fmax (MHz)",
-                                                      "sky130 pJ/op"] if sky else []), fmt)
+                                                ] + (["sky130 dot unit", "sky130 dot µm²", "sky130 fmax tt (MHz)",
+                                                      "sky130 fmax ss (MHz)", "sky130 pJ/op"] if sky else []), fmt)
                          + "\n\nColumn timing: rtl-calibrated = the cycle counts come from timing equations that match the "
                            "Verilated RTL matrix unit of this PE type and structure cycle for cycle (0 % error, both "
                            "dataflows, docs/tlm.md section 11); model = equations not checked against RTL for this "
                            "unit (e.g. a residual path or a format without an RTL unit). pJ/MAC, compute, buffers, memory, "
                            "area and power are the 45 nm proxy."
                          + ("" if not sky else "\n\nColumns sky130: the PE's dot unit (RTL module and parameters) mapped to SkyWater "
-                           "sky130_fd_sc_hd cells (tt, 25 C, 1.8 V; no wires): cell area and the maximum clock from "
-                           "static timing of that netlist (configs/cost/sky130/units.csv; 'not synthesised' when this "
+                           "sky130_fd_sc_hd cells (SkyWater's published characterization; mapped at tt 25 C 1.8 V; no wires): "
+                           "cell area and the maximum clock from static timing of that netlist at tt and at the sign-off "
+                           "corner ss 100 C 1.6 V (configs/cost/sky130/units.csv; 'not synthesised' when this "
                            "instance has no row), and the energy per 64-element dot operation from the sky130-calibrated "
                            "cost coefficients on this run's operands (residuals against gate-level simulation per unit: "
                            "docs/cost.md section 11).")))

@@ -18,45 +18,11 @@ the subset's grid; B's tables are interpolated bilinearly there, as an STA tool 
 The summary row gives the geometric mean over the cells of each column.
 """
 import argparse
-import bisect
 import math
 import sys
 
 from .flow_error import FlowError
-from .liberty_read import parse, table
-
-
-def _templates(lib):
-    t = {}
-    for kind in ("lu_table_template", "power_lut_template"):
-        for g in lib.sub(kind):
-            t[g.args[0]] = [g.complex.get(f"index_{n}") for n in (1, 2)]
-    return t
-
-
-def _index(g, n, templates):
-    v = g.complex.get(f"index_{n}") or (templates.get(g.args[0] if g.args else "", [None, None])[n - 1])
-    return [float(x) for x in v[0].split(",")] if v else None
-
-
-def _interp1(xs, ys, x):
-    if len(xs) == 1:
-        return ys[0]
-    i = min(max(bisect.bisect_left(xs, x) - 1, 0), len(xs) - 2)
-    f = (x - xs[i]) / (xs[i + 1] - xs[i])
-    return ys[i] + f * (ys[i + 1] - ys[i])
-
-
-def at(g, templates, slew, load):
-    """the table group's value at (slew[, load]): bilinear, extrapolating linearly at the edges."""
-    rows = table(g)
-    i1, i2 = _index(g, 1, templates), _index(g, 2, templates)
-    if i1 is None:
-        return rows[0][0]
-    if i2 is None:
-        return _interp1(i1, rows[0], slew)
-    col = [_interp1(i2, r, load) for r in rows]
-    return _interp1(i1, col, slew)
+from .liberty_read import at, parse, templates
 
 
 def _arcs(cell, templates, slew, load, input_energy=True):
@@ -120,7 +86,7 @@ def _mean(xs):
 def compare(path_a, path_b, slew=0.1, load=0.008, input_energy=True):
     """rows of (cell, {'area','cap','delay','energy','clock'}: ratio A/B or None)."""
     la, lb = parse(path_a), parse(path_b)
-    ta, tb = _templates(la), _templates(lb)
+    ta, tb = templates(la), templates(lb)
     cb = {c.args[0]: c for c in lb.sub("cell")}
     rows = []
     for ca in la.sub("cell"):

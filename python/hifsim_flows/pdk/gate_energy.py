@@ -23,7 +23,10 @@ import sys
 
 import numpy as np  # noqa: E402
 
+from ..repo import ROOT  # noqa: E402
+from .cells import PUBLISHED  # noqa: E402
 from .flow_error import FlowError  # noqa: E402
+from .mapping_lib import mapping_copy  # noqa: E402
 from .gate_sim import CellLib, output_ints, simulate  # noqa: E402
 from .netlist import read_netlist  # noqa: E402
 from . import stimulus  # noqa: E402
@@ -83,7 +86,9 @@ def check_outputs(net_path, val, ports, stim):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", default=os.path.join(ROOT, "configs", "cost", "sky130", PUBLISHED["tt"]),
+                    help="the Liberty the units were mapped to (default: the published tt_025C_1v80); "
+                         "its mapping copy (mapping_lib.py) is read")
     ap.add_argument("--synth", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--op", default="layer15.q_proj")
@@ -97,9 +102,10 @@ def main(argv=None):
     try:
         if os.path.lexists(a.out) and not stat.S_ISREG(os.lstat(a.out).st_mode):
             raise FlowError(a.out, "not a regular file; nothing replaced")
-        lib = CellLib(a.lib)
+        lib_path = mapping_copy(os.path.abspath(a.lib), os.path.join(a.synth, "libs"))
+        lib = CellLib(lib_path)
         from .synth_unit import flop_figures
-        out_load = flop_figures(a.lib)[2]
+        out_load = flop_figures(lib_path)[2]
         a_npy, b_npy = trace_op(a.trace, a.op)
         top = os.path.basename(os.path.normpath(a.trace)) + "/" + a.op
         rows = []

@@ -4,10 +4,11 @@ RTL (docs/formal.md, "Gate-level equivalence"). One step of the flow, run after 
 
   gate_equiv.py --lib L --module M --sources "a.sv b.sv" --params "STAGES=3" --netlist DIR/netlist.v
                 [--timeout S] [--json OUT]
-  gate_equiv.py --lib L --work DIR [--only REGEX] [--timeout S]
+  gate_equiv.py --lib L --work DIR [--only REGEX] [--timeout S] [--strict]
                 every netlist synth_all.py left in DIR/<tag>/ (its result.json names module and
-                parameters; sources from scripts/synth.sh --list-sources); one line each, exit 0
-                only when every one is equivalent (scripts/pdk/regenerate.sh runs this step as python -m hifsim_flows.pdk.gate_equiv)
+                parameters; sources from scripts/synth.sh --list-sources); one line each and a
+                summary; exit 1 if any is NOT EQUIVALENT, 2 with --strict if any is undecided
+                (dprove's limits or --timeout), else 0 (scripts/pdk/regenerate.sh step 1b)
 
 Gold: the RTL (read_verilog -sv, chparam, prep -flatten, async2sync: the flow's own treatment of
 the valid bits' asynchronous reset). Gate: the netlist with the Liberty's cell functions
@@ -29,6 +30,8 @@ import tempfile
 import time
 
 from ..repo import ROOT  # noqa: E402  (the repository root, computed in one place)
+from .cells import PUBLISHED  # noqa: E402
+from .mapping_lib import mapping_copy  # noqa: E402
 
 
 def _chparam(module, params):
@@ -104,8 +107,10 @@ def prove(lib, module, sources, params, netlist, timeout=1800):
         return "UNKNOWN", time.time() - t0, out[-1500:]
 
 
-def prove_work(lib, work, only, timeout):
-    """Every synthesised netlist of a synth_all.py work folder."""
+def prove_work(lib, work, only, timeout, strict=False):
+    """Every synthesised netlist of a synth_all.py work folder. Exit 1 if any is NOT EQUIVALENT
+    (a wrong netlist stops the flow); an undecided proof (dprove's limits or the timeout) is listed
+    and counts as a failure only with strict."""
     out = subprocess.run(["bash", os.path.join(ROOT, "scripts", "synth.sh"), "--list-sources"],
                          capture_output=True, text=True, check=True).stdout
     sources = {}
@@ -113,7 +118,7 @@ def prove_work(lib, work, only, timeout):
         f = line.split("|")
         if len(f) >= 3:
             sources[f[0]] = f[1]
-    bad = 0
+    bad, undecided, proven = 0, [], 0
     for tag in sorted(os.listdir(work)):
         res = os.path.join(work, tag, "result.json")
         net = os.path.join(work, tag, "netlist.v")
@@ -124,15 +129,23 @@ def prove_work(lib, work, only, timeout):
             continue
         verdict, secs, log = prove(lib, r["module"], sources[r["module"]], r["parameters"], net, timeout)
         print(f"gate_equiv: {r['module']} {r['parameters']} {verdict} ({secs:.1f} s)", flush=True)
-        if verdict != "equivalent":
+        if verdict == "equivalent":
+            proven += 1
+        elif verdict == "NOT EQUIVALENT":
             bad += 1
             print(log)
-    return 0 if not bad else 1
+        else:
+            undecided.append(f"{r['module']} {r['parameters']}")
+    print(f"gate_equiv: {proven} equivalent, {bad} not equivalent, {len(undecided)} undecided"
+          + (f" ({', '.join(undecided)})" if undecided else ""), flush=True)
+    return 1 if bad else (2 if strict and undecided else 0)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", default=os.path.join(ROOT, "configs", "cost", "sky130", PUBLISHED["tt"]),
+                    help="the Liberty the netlists were mapped to (default: the published tt_025C_1v80); "
+                         "its mapping copy (mapping_lib.py) gives the cells' functions")
     ap.add_argument("--work")
     ap.add_argument("--only")
     ap.add_argument("--module")
@@ -141,9 +154,12 @@ def main(argv=None):
     ap.add_argument("--netlist")
     ap.add_argument("--timeout", type=float, default=1800)
     ap.add_argument("--json")
+    ap.add_argument("--strict", action="store_true", help="with --work: an undecided proof fails the run (exit 2)")
     a = ap.parse_args(argv)
+    if os.path.isfile(a.lib):
+        a.lib = mapping_copy(os.path.abspath(a.lib), os.path.join(a.work or os.path.dirname(os.path.abspath(a.netlist or ".")), "libs"))
     if a.work:
-        return prove_work(os.path.abspath(a.lib), a.work, a.only, a.timeout)
+        return prove_work(a.lib, a.work, a.only, a.timeout, a.strict)
     if not (a.module and a.sources and a.netlist):
         ap.error("--module, --sources and --netlist (or --work)")
     for f in (a.lib, a.netlist):

@@ -9,9 +9,13 @@ buffer's counters and storage, up to one pass per cycle). Glitches are not simul
 the functional ones, as in the activity proxy of model/cost.
 
 Energy of one toggle of a net with load C (fan-out input capacitances; primary outputs drive
-one dfxtp_1 D pin) driven by cell output o:  mean over o's arcs of (rise_power + fall_power)/2
-at the nominal input slew and load C, plus C*VDD^2/2. Flip-flops add their clock energy every
-cycle. Primary inputs (driven by the operand registers outside the unit) cost C*VDD^2/2.
+one dfxtp_1 D pin) driven by cell output o:  mean over o's internal_power groups (its arcs and
+when-states) of (rise_power + fall_power)/2 at the nominal input slew and load C, plus C*VDD^2/2,
+plus the fan-out input pins' own internal_power, (rise + fall)/2 each (SkyWater's published data
+book part of a cell's energy on its inputs; the ngspice subset has none). Flip-flops add their
+clock energy (rise + fall of the clock pin) every cycle. Primary inputs (driven by the operand
+registers outside the unit) cost C*VDD^2/2 plus their fan-out pins' internal energy (unit energy).
+Leakage is not counted (dynamic energy per operation).
 """
 import re
 
@@ -24,32 +28,18 @@ from .flow_error import FlowError
 NOM_SLEW = 0.1
 
 
-def _interp1(xs, ys, x):
-    """Linear interpolation, linear extrapolation outside (energy is ~linear in load)."""
-    if x <= xs[0]:
-        k = 0
-    elif x >= xs[-1]:
-        k = len(xs) - 2
-    else:
-        k = max(i for i in range(len(xs) - 1) if xs[i] <= x)
-    return ys[k] + (ys[k + 1] - ys[k]) * (x - xs[k]) / (xs[k + 1] - xs[k])
-
-
-def _table_at(grid, xs, ys, slew, load):
-    col = [_interp1(ys, row, load) for row in grid]
-    return _interp1(xs, col, slew)
-
-
 class CellLib:
+    """The cells of one Liberty, as the simulation needs them: functions, pin capacitances and
+    the internal energies at the nominal input slew. Tables are read at their own index (the
+    published files carry one per table) or their template's (the ngspice subset)."""
+
     def __init__(self, lib_path):
         self.path = lib_path
         lib = L.parse(lib_path)
-        tmpl = lib.sub("power_lut_template", "energy_3x3")
-        if not tmpl:
-            raise FlowError(lib_path, "no power_lut_template energy_3x3")
-        self.xs, self.ys = L.index(tmpl[0], 1), L.index(tmpl[0], 2)
+        self.tmpl = L.templates(lib)
         self.cells = L.cells(lib)
         self._fn = {}
+        self._e_in = {}
 
     def cell(self, name):
         c = self.cells.get(name)
@@ -63,29 +53,48 @@ class CellLib:
             f = self.cell(cname)["pins"][pin].get("function")
             if f is None:
                 raise FlowError(self.path, f"{cname}.{pin}: no function")
-            py = re.sub(r"!", "~", f)
+            if not re.fullmatch(r"[A-Za-z0-9_!&|^+*() ]+", f):
+                raise FlowError(self.path, f"{cname}.{pin}: function {f!r}: an operator this reader does not know")
+            # Liberty: ! not, & and * and, | and + or, ^ xor
+            py = f.replace("!", "~").replace("*", "&").replace("+", "|")
             py = re.sub(r"\b([A-Za-z_]\w*)\b", r"v['\1']", py)
-            self._fn[key] = eval("lambda v: " + py)  # our own Liberty's SOP: names, !, &, |, ()
+            self._fn[key] = eval("lambda v: " + py)  # names and the operators checked above only
         return self._fn[key]
 
+    def _pair(self, ip, load_pf):
+        """(rise + fall) / 2 of one internal_power group at the nominal slew (and load)."""
+        vals = [L.at(g, self.tmpl, NOM_SLEW, load_pf) for k in ("rise_power", "fall_power") for g in ip.sub(k)]
+        if len(vals) != 2:
+            raise FlowError(self.path, f"internal_power at line {ip.line}: a rise_power and a fall_power table expected")
+        return sum(vals) / 2
+
     def toggle_energy_pj(self, cname, pin, load_pf):
-        g = self.cell(cname)["pins"][pin]["group"]
-        vals = []
-        for ip in g.sub("internal_power"):
-            r = _table_at(L.table(ip.sub("rise_power")[0]), self.xs, self.ys, NOM_SLEW, load_pf)
-            f = _table_at(L.table(ip.sub("fall_power")[0]), self.xs, self.ys, NOM_SLEW, load_pf)
-            vals.append((r + f) / 2)
-        if not vals:
+        """one toggle of output `pin` driving load_pf: its arcs' internal energy (mean over the
+        internal_power groups: related pins and when-states) plus the load's C V^2 / 2."""
+        groups = [ip for ip in self.cell(cname)["pins"][pin]["group"].sub("internal_power") if ip.attrs.get("related_pin")]
+        if not groups:
             raise FlowError(self.path, f"{cname}.{pin}: no internal_power")
-        return sum(vals) / len(vals) + 0.5 * load_pf * VDD * VDD
+        return sum(self._pair(ip, load_pf) for ip in groups) / len(groups) + 0.5 * load_pf * VDD * VDD
+
+    def input_energy_pj(self, cname, pin):
+        """one toggle of input `pin`: the pin's own internal_power (SkyWater books part of a
+        cell's switching energy there), 0 where the library has none (the ngspice subset, whose
+        output-arc figure holds the whole supply current); the clock pin's is clock_energy_pj."""
+        key = (cname, pin)
+        if key not in self._e_in:
+            d = self.cell(cname)["pins"][pin]
+            groups = [] if d.get("clock") == "true" else [
+                ip for ip in d["group"].sub("internal_power") if not ip.attrs.get("related_pin")]
+            self._e_in[key] = sum(self._pair(ip, 0.0) for ip in groups) / len(groups) if groups else 0.0
+        return self._e_in[key]
 
     def clock_energy_pj(self, cname):
-        c = self.cell(cname)
-        for p, d in c["pins"].items():
+        """a flip-flop's energy per clock cycle: rise + fall of its clock pin's internal_power."""
+        for p, d in self.cell(cname)["pins"].items():
             if d.get("clock") == "true":
-                ip = d["group"].sub("internal_power")[0]
-                row = L.table(ip.sub("rise_power")[0])[0]
-                return _interp1(self.xs, row, NOM_SLEW)
+                groups = d["group"].sub("internal_power")
+                if groups:
+                    return 2 * sum(self._pair(ip, 0.0) for ip in groups) / len(groups)
         raise FlowError(self.path, f"{cname}: no clock pin energy")
 
     def pin_cap(self, cname, pin):
@@ -169,11 +178,17 @@ def simulate(netlist, lib, inputs, n_ops, out_load_pf):
     else:
         raise FlowError("netlist", "flip-flop values did not settle (register loop?)")
     # Loads: fan-out input capacitance per net; primary outputs drive a flop D pin.
-    load = {}
+    # And per net the internal energy its fan-out input pins book for one toggle (published
+    # data; 0 with the ngspice subset), counted as logic or flop energy by the pin's cell.
+    load, pin_e = {}, {}
     for ctype, inst, pins, outs, c in order + flops:
         for p, n in pins.items():
             if p not in outs:
                 load[canon(n)] = load.get(canon(n), 0.0) + lib.pin_cap(ctype, p)
+                e = lib.input_energy_pj(ctype, p)
+                if e:
+                    lf = pin_e.setdefault(canon(n), [0.0, 0.0])
+                    lf[c["ff"] is not None] += e
     for p, (d, w) in ports.items():
         if d == "output":
             for i in range(w):
@@ -189,6 +204,9 @@ def simulate(netlist, lib, inputs, n_ops, out_load_pf):
         toggles += t
         if not t:
             continue
+        if n in pin_e:
+            e_logic += t * pin_e[n][0]
+            e_ff += t * pin_e[n][1]
         if n in driver:
             ctype, o, inst = driver[n]
             e = t * lib.toggle_energy_pj(ctype, o, load.get(n, 0.0))

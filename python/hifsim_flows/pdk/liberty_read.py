@@ -3,6 +3,7 @@
 parse(path) -> Group(tree). Enough for what the flow needs (cells, pins, functions, tables,
 capacitances); anything malformed raises FlowError naming the file, the line and the reason.
 """
+import bisect
 import re
 
 from .flow_error import FlowError
@@ -140,3 +141,40 @@ def cells(lib):
         out[c.args[0]] = {"area": float(c.attrs["area"]), "pins": pins, "group": c,
                           "ff": c.sub("ff")[0] if c.sub("ff") else None}
     return out
+
+
+def templates(lib):
+    """{template name: [index_1, index_2]} of the library's lu_table and power_lut templates."""
+    t = {}
+    for kind in ("lu_table_template", "power_lut_template"):
+        for g in lib.sub(kind):
+            t[g.args[0]] = [g.complex.get(f"index_{n}") for n in (1, 2)]
+    return t
+
+
+def table_index(g, n, tmpl):
+    """index_n of a table group: its own (the published files carry it) or its template's."""
+    v = g.complex.get(f"index_{n}") or (tmpl.get(g.args[0] if g.args else "", [None, None])[n - 1])
+    return [float(x) for x in v[0].split(",")] if v else None
+
+
+def _interp1(xs, ys, x):
+    if len(xs) == 1:
+        return ys[0]
+    i = min(max(bisect.bisect_left(xs, x) - 1, 0), len(xs) - 2)
+    f = (x - xs[i]) / (xs[i + 1] - xs[i])
+    return ys[i] + f * (ys[i + 1] - ys[i])
+
+
+def at(g, tmpl, x, y=None):
+    """the table group's value at (x[, y]) in its own index units (delay/power tables: input
+    slew, output load; constraints: the two pins' slews): bilinear inside the grid, linear
+    extrapolation outside it, as an STA tool reads a table."""
+    rows = table(g)
+    i1, i2 = table_index(g, 1, tmpl), table_index(g, 2, tmpl)
+    if i1 is None:
+        return rows[0][0]
+    if i2 is None:
+        return _interp1(i1, rows[0], x)
+    col = [_interp1(i2, r, y) for r in rows]
+    return _interp1(i1, col, x)

@@ -76,7 +76,7 @@ def print_stages_table(sweep):
                 cells.append("")
                 continue
             r, e = pts[k]
-            cells.append(f"{float(r['fmax_mhz']):.0f} MHz, {fmt(float(r['area_um2']) / 1000, 1)}k µm²"
+            cells.append(f"{float(r['fmax_mhz']):.0f} ({float(r['fmax_ss_mhz']):.0f} ss) MHz, {fmt(float(r['area_um2']) / 1000, 1)}k µm²"
                          + (f", {float(e['unit_pj']):.1f} pJ" if e else ""))
         print(f"| {mod}{' ' + shared if shared else ''} | " + " | ".join(cells) + " |")
 
@@ -92,14 +92,15 @@ def plot_stages(sweep, path):
         xs = [float(pts[k][0]["area_um2"]) / 1000 for k in ks]
         ys = [float(pts[k][0]["fmax_mhz"]) for k in ks]
         line, = ax.plot(xs, ys, marker="o", label=f"{mod}{' ' + shared if shared else ''}")
+        ax.plot(xs, [float(pts[k][0]["fmax_ss_mhz"]) for k in ks], marker=".", ls=":", color=line.get_color(), lw=0.8)
         for k, x, y in zip(ks, xs, ys):
             ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(4, 3), fontsize=7, color=line.get_color())
     ax.set_xscale("log")
     ax.set_xticks([t for t in (50, 100, 200, 500, 1000) if t <= 1.5 * max(ax.get_xlim())])
     ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.set_xlabel("area at sky130 (thousand µm², log scale; no placement or wires)")
-    ax.set_ylabel("fmax (MHz, OpenSTA, tt 25 C 1.8 V)")
-    ax.set_title("Pipeline depth: fmax against area per unit (label = STAGES)", fontsize=10)
+    ax.set_ylabel("fmax (MHz, OpenSTA; solid: tt 25 C 1.8 V, dotted: ss 100 C 1.6 V)")
+    ax.set_title("Pipeline depth: fmax against area per unit (label = STAGES; SkyWater's published cells)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
@@ -118,13 +119,14 @@ def main(argv=None):
     units = list(csv.DictReader(open(os.path.join(a.dir, "units.csv"))))
     energy = {(r["module"], r["parameters"]): r for r in csv.DictReader(open(os.path.join(a.dir, "energy.csv")))
               if r["trace_op"] == a.op}
-    print("| unit | parameters | area (µm²) | cells | flip-flops | critical path (ns) | fmax (MHz) | path | energy per op (pJ) | toggles per op |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| unit | parameters | area (µm²) | cells | flip-flops | critical path tt (ns) | fmax tt (MHz) | fmax ss (MHz) | path (tt) | "
+          "energy per op at tt (pJ) | toggles per op |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in units:
         e = energy.get((r["module"], r["parameters"]))
         path = f"{r['startpoint']} → {r['endpoint']}"
         print(f"| {r['module']} | {r['parameters']} | {fmt(float(r['area_um2']), 0)} | {int(r['cells']):,} | {r['flip_flops']} | "
-              f"{float(r['min_period_ns']):.3f} | {float(r['fmax_mhz']):.0f} | `{path}` | "
+              f"{float(r['min_period_ns']):.3f} | {float(r['fmax_mhz']):.0f} | {float(r['fmax_ss_mhz']):.0f} | `{path}` | "
               f"{fmt(float(e['unit_pj'])) if e else '-'} | {fmt(float(e['toggles_per_op']), 0) if e else '-'} |")
     sweep = stages_sweep(units, energy)
     print_stages_table(sweep)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Synthesise one RTL unit to the sky130 Liberty subset (Yosys + ABC) and time it (OpenSTA).
+"""Synthesise one RTL unit to a sky130 Liberty (Yosys + ABC) and time it (OpenSTA).
 
-  synth_unit.py --lib L --module M --sources "a.sv b.sv" --params "STAGES=3" --out DIR
+  synth_unit.py --lib L [--signoff-lib S] --module M --sources "a.sv b.sv" --params "STAGES=3" --out DIR
+
+L and S are the flow's mapping copies (mapping_lib.py: the allowed cells, plain text), L at the
+typical corner (mapping, timing), S the same cells at the slow corner (timing again).
 
 Yosys 0.23: read_verilog -sv; chparam; synth -flatten (+ the unit's options of
 scripts/synth_options.txt: -noshare for hadamard16); async2sync (the valid bits' async
@@ -45,42 +48,30 @@ NOM_SLEW, NOM_LOAD = 0.1, 0.008
 ABC_SCRIPT = "strash; dc2; dretime; strash; &get -n; &dch -f; &nf; &put; buffer; upsize; dnsize\n"
 ABC_DRIVER = PREFIX + "buf_1"
 # Bumped when the timing step changes, so a reused mapping is timed again (2: one-bit assigns for
-# OpenSTA, and any OpenSTA error stops the run).
-STA_FLOW = 2
-
-
-def _interp(xs, ys, grid, x, y):
-    """Bilinear interpolation in a [x][y] table (inside the grid)."""
-    def bracket(v, pts):
-        for k in range(len(pts) - 1):
-            if v <= pts[k + 1]:
-                return k, (v - pts[k]) / (pts[k + 1] - pts[k])
-        return len(pts) - 2, (v - pts[-2]) / (pts[-1] - pts[-2])
-    i, fx = bracket(x, xs)
-    j, fy = bracket(y, ys)
-    a = grid[i][j] * (1 - fy) + grid[i][j + 1] * fy
-    b = grid[i + 1][j] * (1 - fy) + grid[i + 1][j + 1] * fy
-    return a * (1 - fx) + b * fx
+# OpenSTA, and any OpenSTA error stops the run; 3: the flop's setup read at the nominal slew,
+# and a second timing at the sign-off corner).
+STA_FLOW = 3  # 3: setup at nominal slews, the sign-off corner
 
 
 def flop_figures(lib_path):
-    """clock-to-Q (max of rise/fall at nominal slew/load), setup (max), D capacitance."""
+    """clock-to-Q (max of rise/fall at nominal slew/load), setup (max of rise/fall at nominal
+    slew on both pins), D capacitance; read from each table's own index (the published files)
+    or its template's (the ngspice subset)."""
     lib = L.parse(lib_path)
-    cells = L.cells(lib)
-    ff = cells.get(PREFIX + "dfxtp_1")
+    tmpl = L.templates(lib)
+    ff = L.cells(lib).get(PREFIX + "dfxtp_1")
     if not ff:
         raise FlowError(lib_path, f"no {PREFIX}dfxtp_1 cell")
-    tmpl = lib.sub("lu_table_template", "delay_3x3")[0]
-    xs, ys = L.index(tmpl, 1), L.index(tmpl, 2)
-    q = ff["pins"]["Q"]["group"].sub("timing")[0]
-    clkq = max(_interp(xs, ys, L.table(q.sub(n)[0]), NOM_SLEW, NOM_LOAD) for n in ("cell_rise", "cell_fall"))
-    setup = None
-    for t in ff["pins"]["D"]["group"].sub("timing"):
-        if t.attrs.get("timing_type") == "setup_rising":
-            setup = max(L.table(t.sub(n)[0])[0][0] for n in ("rise_constraint", "fall_constraint"))
-    if setup is None:
+    q = [t for t in ff["pins"]["Q"]["group"].sub("timing") if t.attrs.get("related_pin") == "CLK"]
+    if not q:
+        raise FlowError(lib_path, "dfxtp_1: no CLK -> Q arc")
+    clkq = max(L.at(g, tmpl, NOM_SLEW, NOM_LOAD) for t in q for n in ("cell_rise", "cell_fall") for g in t.sub(n))
+    setups = [L.at(g, tmpl, NOM_SLEW, NOM_SLEW) for t in ff["pins"]["D"]["group"].sub("timing")
+              if t.attrs.get("timing_type") == "setup_rising" for n in ("rise_constraint", "fall_constraint")
+              for g in t.sub(n)]
+    if not setups:
         raise FlowError(lib_path, "dfxtp_1: no setup_rising constraint")
-    return clkq, setup, float(ff["pins"]["D"]["capacitance"])
+    return clkq, max(setups), float(ff["pins"]["D"]["capacitance"])
 
 
 def run(cmd, log, cwd=None):
@@ -192,12 +183,13 @@ def sta_netlist(net, module, out):
     return path
 
 
-def sta(lib, module, net, out, clkq, setup, dcap):
+def sta(lib, module, net, out, clkq, setup, dcap, tag=""):
+    """worst path of the netlist timed with lib; tag names the corner's files (sta<tag>.rpt)."""
     net = sta_netlist(net, module, out)
     has_clk = re.search(r"^\s*input\s+clk\s*;", open(net).read(), re.M) is not None
     clk = "create_clock -name clk -period {p} [get_ports clk]" if has_clk else "create_clock -name clk -period {p}"
-    tcl = os.path.join(out, "sta.tcl")
-    rpt = os.path.join(out, "sta.rpt")
+    tcl = os.path.join(out, f"sta{tag}.tcl")
+    rpt = os.path.join(out, f"sta{tag}.rpt")
     with open(tcl, "w") as f:
         f.write(f"""read_liberty {os.path.abspath(lib)}
 read_verilog {os.path.abspath(net)}
@@ -211,7 +203,7 @@ set_load {dcap:.6g} [all_outputs]
 report_checks -path_delay max -digits 4 > {rpt}
 exit
 """)
-    log = os.path.join(out, "sta.log")
+    log = os.path.join(out, f"sta{tag}.log")
     run(["sta", "-no_init", "-no_splash", "-exit", tcl], log)
     errors = [l for l in open(log).read().splitlines() if l.startswith("Error")]
     if errors:  # OpenSTA goes on after a parse error: a report from a partial netlist is no result
@@ -230,7 +222,9 @@ exit
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", required=True, help="the Liberty to map to and time at (typical corner)")
+    ap.add_argument("--signoff-lib", help="the same cells at the sign-off corner (slow): the netlist is timed "
+                    "again with it (min_period_ss_ns, fmax_ss_mhz)")
     ap.add_argument("--module", required=True)
     ap.add_argument("--sources", required=True)
     ap.add_argument("--params", default="-")
@@ -241,17 +235,23 @@ def main(argv=None):
     try:
         # A previous result for the same Liberty and the same generic netlist is reused.
         lib_sha = hashlib.sha256(open(a.lib, "rb").read()).hexdigest()
+        ss_sha = hashlib.sha256(open(a.signoff_lib, "rb").read()).hexdigest() if a.signoff_lib else None
         il = generic(a.module, a.sources, a.params, a.out)
         prev = os.path.join(a.out, "result.json")
         if os.path.isfile(prev):
             old = json.load(open(prev))
             if (old.get("liberty_sha256") == lib_sha and old.get("generic") == os.path.basename(il)
-                    and old.get("abc_script") == _script_sha() and old.get("sta_flow") == STA_FLOW):
+                    and old.get("abc_script") == _script_sha() and old.get("sta_flow") == STA_FLOW
+                    and old.get("signoff_liberty_sha256") == ss_sha):
                 print(json.dumps({k: old[k] for k in ("module", "parameters", "area_um2", "cells", "min_period_ns", "fmax_mhz")}))
                 return 0
         clkq, setup, dcap = flop_figures(a.lib)
         area, counts, net = synth(a.lib, a.module, a.sources, a.params, a.out, lib_sha)
         t = sta(a.lib, a.module, net, a.out, clkq, setup, dcap)
+        if a.signoff_lib:  # the same netlist, its inputs and outputs against the slow corner's flop
+            ts = sta(a.signoff_lib, a.module, net, a.out, *flop_figures(a.signoff_lib), tag="_ss")
+            t.update({"min_period_ss_ns": ts["min_period_ns"], "fmax_ss_mhz": ts["fmax_mhz"],
+                      "startpoint_ss": ts["startpoint"], "endpoint_ss": ts["endpoint"]})
     except FlowError as e:
         print(f"synth_unit: {e}", file=sys.stderr)
         return 1
@@ -259,7 +259,7 @@ def main(argv=None):
     res = {"module": a.module, "parameters": a.params, "area_um2": area, "cells": sum(counts.values()),
            "flip_flops": ffs, "cell_counts": counts, **t, "seconds": round(time.time() - t0, 1),
            "liberty_sha256": lib_sha, "generic": os.path.basename(il), "abc_script": _script_sha(),
-           "sta_flow": STA_FLOW}
+           "sta_flow": STA_FLOW, "signoff_liberty_sha256": ss_sha}
     tmp = os.path.join(a.out, "result.json.tmp")
     with open(tmp, "w") as f:
         json.dump(res, f, indent=1, sort_keys=True)

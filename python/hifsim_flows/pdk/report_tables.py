@@ -102,7 +102,7 @@ def plot_stages(sweep, path):
     ax.set_ylabel("fmax (MHz, OpenSTA; solid: tt 25 C 1.8 V, dotted: ss 100 C 1.6 V)")
     ax.set_title("Pipeline depth: fmax against area per unit (label = STAGES; SkyWater's published cells)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="upper center")
     fig.tight_layout()
     tmp = path + ".tmp.png"
     fig.savefig(tmp)

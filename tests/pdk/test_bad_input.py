@@ -36,6 +36,19 @@ with tempfile.TemporaryDirectory() as work:
                       "--sources", "hifsim_pkg.sv hifsim_fp_add.sv fp32_acc.sv", "--params", "MANT_BITS=7", "--out", res])
     check(rc == 1 and bad in err and "line" in err, f"missing ';': {err.strip()}")
 
+    # 2b. The gate-level steps on a synthesis folder that does not exist: refused by name, and no
+    #     folder made for the mapping copy.
+    gone = os.path.join(work, "no-such-synth")
+    rc, _, err = run([*step("gate_energy"), "--synth", gone, "--trace", work, "--hifsim", "/bin/false",
+                      "--out", os.path.join(work, "e.csv")])
+    check(rc == 1 and gone in err and "no such folder" in err and not os.path.exists(gone),
+          f"gate_energy, missing synthesis folder: rc {rc}, {err.strip()}")
+    rc, _, err = run([*step("gate_equiv"), "--work", gone])
+    check(rc == 2 and gone in err and "no such folder" in err and not os.path.exists(gone),
+          f"gate_equiv, missing work folder: rc {rc}, {err.strip()}")
+    rc, _, err = run([*step("gate_equiv"), "--work", work, "--lib", os.path.join(work, "none.lib")])
+    check(rc == 2 and "none.lib: no such file" in err, f"gate_equiv, missing Liberty: rc {rc}, {err.strip()}")
+
     # 3. A failed ngspice run: a copy of the package where inv_1's netlist has a transistor
     #    with an unparsable width. The models are the real ones (symlinked).
     fake = os.path.join(work, "pdk")

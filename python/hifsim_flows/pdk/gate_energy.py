@@ -102,6 +102,8 @@ def main(argv=None):
     try:
         if os.path.lexists(a.out) and not stat.S_ISREG(os.lstat(a.out).st_mode):
             raise FlowError(a.out, "not a regular file; nothing replaced")
+        if not os.path.isdir(a.synth):  # checked before the mapping copy is written into it
+            raise FlowError(a.synth, "no such folder (synth_all.py's --work)")
         lib_path = mapping_copy(os.path.abspath(a.lib), os.path.join(a.synth, "libs"))
         lib = CellLib(lib_path)
         from .synth_unit import flop_figures

@@ -31,6 +31,7 @@ import time
 
 from ..repo import ROOT  # noqa: E402  (the repository root, computed in one place)
 from .cells import PUBLISHED  # noqa: E402
+from .flow_error import FlowError  # noqa: E402
 from .mapping_lib import mapping_copy  # noqa: E402
 
 
@@ -156,8 +157,18 @@ def main(argv=None):
     ap.add_argument("--json")
     ap.add_argument("--strict", action="store_true", help="with --work: an undecided proof fails the run (exit 2)")
     a = ap.parse_args(argv)
-    if os.path.isfile(a.lib):
-        a.lib = mapping_copy(os.path.abspath(a.lib), os.path.join(a.work or os.path.dirname(os.path.abspath(a.netlist or ".")), "libs"))
+    if a.work and not os.path.isdir(a.work):
+        print(f"gate_equiv: {a.work}: no such folder (synth_all.py's --work)", file=sys.stderr)
+        return 2
+    if not os.path.isfile(a.lib):
+        print(f"gate_equiv: {a.lib}: no such file", file=sys.stderr)
+        return 2
+    try:  # the cells' functions from the same mapping copy the netlists were mapped to
+        a.lib = mapping_copy(os.path.abspath(a.lib), os.path.join(
+            a.work or os.path.dirname(os.path.abspath(a.netlist or ".")), "libs"))
+    except FlowError as e:
+        print(f"gate_equiv: {e}", file=sys.stderr)
+        return 2
     if a.work:
         return prove_work(a.lib, a.work, a.only, a.timeout, a.strict)
     if not (a.module and a.sources and a.netlist):

@@ -50,7 +50,7 @@ ABC_DRIVER = PREFIX + "buf_1"
 # Bumped when the timing step changes, so a reused mapping is timed again (2: one-bit assigns for
 # OpenSTA, and any OpenSTA error stops the run; 3: the flop's setup read at the nominal slew,
 # and a second timing at the sign-off corner).
-STA_FLOW = 3  # 3: setup at nominal slews, the sign-off corner
+STA_FLOW = 3
 
 
 def flop_figures(lib_path):

@@ -22,7 +22,7 @@ import math
 import sys
 
 from .flow_error import FlowError
-from .liberty_read import at, parse, templates
+from .liberty_read import at, internal_energies, parse, templates
 
 
 def _arcs(cell, templates, slew, load, input_energy=True):
@@ -57,13 +57,8 @@ def _arcs(cell, templates, slew, load, input_energy=True):
 
 
 def _input_energy(pin, templates, slew, load):
-    if pin is None:
-        return 0.0
-    groups = [ip for ip in pin.sub("internal_power") if not ip.attrs.get("related_pin")]
-    if not groups:
-        return 0.0
-    return sum(sum(at(g, templates, slew, load) for k in ("rise_power", "fall_power") for g in ip.sub(k))
-               for ip in groups) / len(groups)
+    e = internal_energies(pin, templates, slew, load, own=True) if pin is not None else []
+    return sum(e) / len(e) if e else 0.0
 
 
 def _clock_energy(cell, templates, slew, load):

@@ -24,7 +24,7 @@ import sys
 import numpy as np  # noqa: E402
 
 from ..repo import ROOT  # noqa: E402
-from .cells import PUBLISHED  # noqa: E402
+from .cells import PREFIX, PUBLISHED  # noqa: E402
 from .flow_error import FlowError  # noqa: E402
 from .mapping_lib import mapping_copy  # noqa: E402
 from .gate_sim import CellLib, output_ints, simulate  # noqa: E402
@@ -106,8 +106,7 @@ def main(argv=None):
             raise FlowError(a.synth, "no such folder (synth_all.py's --work)")
         lib_path = mapping_copy(os.path.abspath(a.lib), os.path.join(a.synth, "libs"))
         lib = CellLib(lib_path)
-        from .synth_unit import flop_figures
-        out_load = flop_figures(lib_path)[2]
+        out_load = lib.pin_cap(PREFIX + "dfxtp_1", "D")  # primary outputs drive one flop's D pin
         a_npy, b_npy = trace_op(a.trace, a.op)
         top = os.path.basename(os.path.normpath(a.trace)) + "/" + a.op
         rows = []

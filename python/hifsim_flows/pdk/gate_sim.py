@@ -61,20 +61,19 @@ class CellLib:
             self._fn[key] = eval("lambda v: " + py)  # names and the operators checked above only
         return self._fn[key]
 
-    def _pair(self, ip, load_pf):
-        """(rise + fall) / 2 of one internal_power group at the nominal slew (and load)."""
-        vals = [L.at(g, self.tmpl, NOM_SLEW, load_pf) for k in ("rise_power", "fall_power") for g in ip.sub(k)]
-        if len(vals) != 2:
-            raise FlowError(self.path, f"internal_power at line {ip.line}: a rise_power and a fall_power table expected")
-        return sum(vals) / 2
-
     def toggle_energy_pj(self, cname, pin, load_pf):
         """one toggle of output `pin` driving load_pf: its arcs' internal energy (mean over the
         internal_power groups: related pins and when-states) plus the load's C V^2 / 2."""
-        groups = [ip for ip in self.cell(cname)["pins"][pin]["group"].sub("internal_power") if ip.attrs.get("related_pin")]
-        if not groups:
+        e = self._energies(cname, pin, load_pf, own=False)
+        if not e:
             raise FlowError(self.path, f"{cname}.{pin}: no internal_power")
-        return sum(self._pair(ip, load_pf) for ip in groups) / len(groups) + 0.5 * load_pf * VDD * VDD
+        return sum(e) / len(e) / 2 + 0.5 * load_pf * VDD * VDD
+
+    def _energies(self, cname, pin, load_pf, own):
+        try:
+            return L.internal_energies(self.cell(cname)["pins"][pin]["group"], self.tmpl, NOM_SLEW, load_pf, own)
+        except FlowError as e:
+            raise FlowError(self.path, f"{cname}.{pin}: {e}")
 
     def input_energy_pj(self, cname, pin):
         """one toggle of input `pin`: the pin's own internal_power (SkyWater books part of a
@@ -82,19 +81,17 @@ class CellLib:
         output-arc figure holds the whole supply current); the clock pin's is clock_energy_pj."""
         key = (cname, pin)
         if key not in self._e_in:
-            d = self.cell(cname)["pins"][pin]
-            groups = [] if d.get("clock") == "true" else [
-                ip for ip in d["group"].sub("internal_power") if not ip.attrs.get("related_pin")]
-            self._e_in[key] = sum(self._pair(ip, 0.0) for ip in groups) / len(groups) if groups else 0.0
+            e = [] if self.cell(cname)["pins"][pin].get("clock") == "true" else self._energies(cname, pin, 0.0, own=True)
+            self._e_in[key] = sum(e) / len(e) / 2 if e else 0.0
         return self._e_in[key]
 
     def clock_energy_pj(self, cname):
         """a flip-flop's energy per clock cycle: rise + fall of its clock pin's internal_power."""
         for p, d in self.cell(cname)["pins"].items():
             if d.get("clock") == "true":
-                groups = d["group"].sub("internal_power")
-                if groups:
-                    return 2 * sum(self._pair(ip, 0.0) for ip in groups) / len(groups)
+                e = self._energies(cname, p, 0.0, own=True)
+                if e:
+                    return sum(e) / len(e)
         raise FlowError(self.path, f"{cname}: no clock pin energy")
 
     def pin_cap(self, cname, pin):

@@ -33,8 +33,32 @@ def _tokens(path, text):
         pos = m.end()
         if m.group(1) or m.group(4):
             continue
-        tok = m.group(2) if m.group(2) is not None else (m.group(3) or m.group(5))
-        yield tok, line
+        k = 2 if m.group(2) is not None else (3 if m.group(3) else 5)
+        yield m.group(k), line, m.start(k), m.end(k)
+
+
+def group_spans(path, text, kind):
+    """[(name, start, end)] of the library-level groups `kind (name) { ... }` of a Liberty text:
+    text[start:end] is the group from its keyword to its closing brace (strings and comments
+    holding braces are the tokenizer's). A group left open raises FlowError with its line."""
+    toks = list(_tokens(path, text))
+    spans, depth, i = [], 0, 0
+    while i < len(toks):
+        t = toks[i][0]
+        if depth == 1 and t == kind and i + 4 < len(toks) and toks[i + 1][0] == "(" and toks[i + 3][0] == ")" \
+                and toks[i + 4][0] == "{":
+            d, j = 1, i + 5
+            while j < len(toks) and d:
+                d += {"{": 1, "}": -1}.get(toks[j][0], 0)
+                j += 1
+            if d:
+                raise FlowError(path, f"line {toks[i][1]}: {kind} group is not closed")
+            spans.append((toks[i + 2][0].strip('"'), toks[i][2], toks[j - 1][3]))
+            i = j
+            continue
+        depth += {"{": 1, "}": -1}.get(t, 0)
+        i += 1
+    return spans
 
 
 def parse(path):
@@ -54,7 +78,7 @@ def parse(path):
         while True:
             if i >= len(toks):
                 err(f"group {g.kind} opened at line {g.line} is not closed")
-            t, ln = toks[i]
+            t, ln = toks[i][:2]
             if t == "}":
                 i += 1
                 return
@@ -122,11 +146,6 @@ def table(g):
     return [[float(x) for x in row.replace("\\", "").split(",")] for row in vals]
 
 
-def index(g, n):
-    v = g.complex.get(f"index_{n}")
-    return [float(x) for x in v[0].split(",")] if v else None
-
-
 def cells(lib):
     """{cell name: {'area', 'pins': {name: {'direction','capacitance','function',...}}, 'group'}}"""
     out = {}
@@ -178,3 +197,18 @@ def at(g, tmpl, x, y=None):
         return _interp1(i1, rows[0], x)
     col = [_interp1(i2, r, y) for r in rows]
     return _interp1(i1, col, x)
+
+
+def internal_energies(pin, tmpl, slew, load, own):
+    """rise_power + fall_power of each internal_power group of a pin group at (slew, load): the
+    pin's own groups (no related_pin: an input's or a clock's) when `own`, else its arcs' (an
+    output's, one per related pin and when-state). Each group must have both tables."""
+    out = []
+    for ip in pin.sub("internal_power"):
+        if bool(ip.attrs.get("related_pin")) == own:
+            continue
+        vals = [at(g, tmpl, slew, load) for k in ("rise_power", "fall_power") for g in ip.sub(k)]
+        if len(vals) != 2:
+            raise FlowError(ip.kind, f"internal_power at line {ip.line}: a rise_power and a fall_power table expected")
+        out.append(sum(vals))
+    return out

@@ -10,65 +10,31 @@ cells, and STA, gate-level equivalence and gate-level energy read the same cells
 copy is a pure function of the source file: rewritten only when its content differs.
 """
 import os
-import re
 
 from .cells import mapping_allowed
 from .flow_error import FlowError
+from .liberty_read import group_spans
 from .pdk_files import read_text
-
-_CELL = re.compile(r"^[ \t]*cell[ \t]*\([ \t]*\"?([A-Za-z0-9_]+)\"?[ \t]*\)[ \t]*\{", re.M)
-
-
-def _group_end(text, start, path):
-    """index just past the '}' closing the group whose '{' is at text[start - 1]; quoted strings
-    and comments may hold braces."""
-    depth, i, n = 1, start, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = text.find('"', i + 1)
-            while j > 0 and text[j - 1] == "\\":
-                j = text.find('"', j + 1)
-            if j < 0:
-                break
-            i = j + 1
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            if j < 0:
-                break
-            i = j + 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    line = text.count("\n", 0, start) + 1
-    raise FlowError(path, f"line {line}: cell group is not closed")
 
 
 def filtered_text(path):
     """(Liberty text with only the mapping cells, kept names, dropped names)."""
     text = read_text(path)
     out, pos, kept, dropped = [], 0, [], []
-    for m in _CELL.finditer(text):
-        if m.start() < pos:
-            continue  # inside a dropped cell (a cell group has no nested cell)
-        end = _group_end(text, m.end(), path)
-        if mapping_allowed(m.group(1)):
-            kept.append(m.group(1))
-        else:
-            # drop the group and the whitespace up to the next line
-            out.append(text[pos:m.start()])
-            dropped.append(m.group(1))
-            pos = end
-            while pos < len(text) and text[pos] in " \t":
-                pos += 1
-            if pos < len(text) and text[pos] == "\n":
-                pos += 1
+    for name, start, end in group_spans(path, text, "cell"):
+        if mapping_allowed(name):
+            kept.append(name)
+            continue
+        # drop the group, its indentation and the rest of its last line
+        line_start = text.rfind("\n", 0, start) + 1
+        cut = line_start if not text[line_start:start].strip() else start
+        out.append(text[pos:cut])
+        dropped.append(name)
+        pos = end
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        if pos < len(text) and text[pos] == "\n":
+            pos += 1
     out.append(text[pos:])
     if not kept:
         raise FlowError(path, "no cell the flow may map to (cells.mapping_allowed)")

@@ -117,7 +117,8 @@ def generic(module, sources, params, out):
     return cache
 
 
-def synth(lib, module, sources, params, out, lib_sha):
+def synth(lib, module, sources, params, out, lib_sha, dcap):
+    """map the generic netlist to lib; dcap: the flop's D capacitance (ABC's output load)."""
     lib = os.path.abspath(lib)
     il = generic(module, sources, params, out)
     net = os.path.join(out, "netlist.v")
@@ -128,7 +129,7 @@ def synth(lib, module, sources, params, out, lib_sha):
         f.write(ABC_SCRIPT)
     constr = os.path.join(out, "abc.constr")
     with open(constr, "w") as f:
-        f.write(f"set_driving_cell {ABC_DRIVER}\nset_load {flop_figures(lib)[2]:.6g}\n")
+        f.write(f"set_driving_cell {ABC_DRIVER}\nset_load {dcap:.6g}\n")
     key = f"{lib_sha} {os.path.basename(il)} {_script_sha()}"
     if os.path.isfile(stamp) and open(stamp).read() == key and os.path.isfile(net) and os.path.isfile(stat):
         return _read_stat(stat, net)  # same Liberty, same generic netlist: the mapping is reused
@@ -246,7 +247,7 @@ def main(argv=None):
                 print(json.dumps({k: old[k] for k in ("module", "parameters", "area_um2", "cells", "min_period_ns", "fmax_mhz")}))
                 return 0
         clkq, setup, dcap = flop_figures(a.lib)
-        area, counts, net = synth(a.lib, a.module, a.sources, a.params, a.out, lib_sha)
+        area, counts, net = synth(a.lib, a.module, a.sources, a.params, a.out, lib_sha, dcap)
         t = sta(a.lib, a.module, net, a.out, clkq, setup, dcap)
         if a.signoff_lib:  # the same netlist, its inputs and outputs against the slow corner's flop
             ts = sta(a.signoff_lib, a.module, net, a.out, *flop_figures(a.signoff_lib), tag="_ss")

@@ -53,30 +53,46 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>& ar
   // Inputs, calibration and result in uninitialized storage (util/uninit_buffer.hpp): no zero
   // fill before the read or the GEMM writes them (issue 27: the whole command near its engine).
   io::NpyF32 A = eval::read_matrix_uninit(p.get("a"), "A");
-  const io::NpyF32 B = eval::read_matrix_uninit(p.get("b"), "B");
-  const size_t M = A.shape[0], K = A.shape[1], N = B.shape[0];
-  if (B.shape[1] != K)
-    throw Error(p.get("b"), "shape", "K mismatch: A is " + io::shape_str(A.shape) + ", B is " + io::shape_str(B.shape));
+  const size_t M = A.shape[0], K = A.shape[1];
   fmt::validate_rht(spec.rht, K, p.get("a") + " and " + p.get("b"));
   fmt::check_representable(*f, A.values.data(), M, K, p.get("a"));
-  fmt::check_representable(*f, B.values.data(), N, K, p.get("b"));
-  r.A = {A.values.data(), M, K};
-  r.B = {B.values.data(), N, K};
-  io::NpyF32 cal;
-  if (arc && p.has("arc-calib")) {
-    cal = eval::read_matrix_uninit(p.get("arc-calib"), "calibration activations");
-    if (cal.shape[1] != K) throw Error(p.get("arc-calib"), "shape", "K differs from A's");
-    r.calibration = {cal.values.data(), cal.shape[0], K};
-  }
-  // The result takes A's storage when it fits and nothing reads A after the GEMM (the statistics
-  // do): no fresh pages to fault in and zero for it (run_gemm_into: C may alias A then).
+  io::NpyF32 B;
+  auto read_b = [&](UninitBuffer<float> storage) {
+    B = eval::read_matrix_uninit(p.get("b"), "B", std::move(storage));
+    if (B.shape[1] != K)
+      throw Error(p.get("b"), "shape", "K mismatch: A is " + io::shape_str(A.shape) + ", B is " + io::shape_str(B.shape));
+    fmt::check_representable(*f, B.values.data(), B.shape[0], K, p.get("b"));
+    return eval::Matrix{B.values.data(), B.shape[0], K};
+  };
+  // The result in storage the process has touched already when it fits (a fresh page costs far
+  // more than writing it: docs/performance.md, issue 27), else in a fresh uninitialized buffer.
   UninitBuffer<float> own;
-  float* C = A.values.data();
-  if (r.stats || M * N > A.values.size()) {
-    own.resize(M * N);
-    C = own.data();
+  auto result_in = [&](UninitBuffer<float>& used, size_t m, size_t n) {
+    UninitBuffer<float>& c = m * n <= used.capacity() ? used : own;
+    c.resize(m * n);
+    return c.data();
+  };
+  float* C = nullptr;
+  eval::GemmOutcome g;
+  if (!arc && res.kind == dp::ResidualKind::none && !r.stats && !spec.rht.on()) {
+    // The plain GEMM: one buffer holds A, then B (read once A is quantized), then C.
+    g = eval::run_gemm_staged(spec, {A.values.data(), M, K}, [&] { return read_b(std::move(A.values)); },
+                              [&](size_t m, size_t n) { return C = result_in(B.values, m, n); });
+  } else {
+    r.A = {A.values.data(), M, K};
+    r.B = read_b({});
+    io::NpyF32 cal;
+    if (arc && p.has("arc-calib")) {
+      cal = eval::read_matrix_uninit(p.get("arc-calib"), "calibration activations");
+      if (cal.shape[1] != K) throw Error(p.get("arc-calib"), "shape", "K differs from A's");
+      r.calibration = {cal.values.data(), cal.shape[0], K};
+    }
+    // C may take A's storage when nothing reads A after the GEMM (the statistics do; run_gemm_into).
+    UninitBuffer<float> none;
+    C = result_in(r.stats ? none : A.values, M, r.B.rows);
+    g = eval::run_gemm_into(r, C);
   }
-  const eval::GemmOutcome g = eval::run_gemm_into(r, C);
+  const size_t N = B.shape[0];
 
   outs.add(out, [&](const std::string& path) { io::write_npy(path, {M, N}, C); },
            "float32 " + std::to_string(M) + " x " + std::to_string(N));

@@ -69,4 +69,21 @@ GemmOutcome run_gemm(const GemmRequest& r) { return run(r, nullptr); }
 
 GemmOutcome run_gemm_into(const GemmRequest& r, float* C) { return run(r, C); }
 
+GemmOutcome run_gemm_staged(const dp::GemmSpec& spec, const Matrix& A, const std::function<Matrix()>& read_b,
+                            const std::function<float*(size_t, size_t)>& result) {
+  using clock = std::chrono::steady_clock;
+  dp::validate(spec);
+  if (spec.rht.on()) throw Error("gemm", "--rht", "the staged GEMM has no RHT (use run_gemm_into)");
+  GemmOutcome o;
+  auto t0 = clock::now();
+  const fmt::QTensor qa = dp::quantize_operand(A.data, A.rows, A.cols, spec);
+  o.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  const Matrix B = read_b();
+  t0 = clock::now();
+  const fmt::QTensor qb = dp::quantize_operand(B.data, B.rows, B.cols, dp::b_operand_spec(spec));
+  dp::gemm_quantized_into(qa, qb, spec, result(A.rows, B.rows));
+  o.seconds += std::chrono::duration<double>(clock::now() - t0).count();
+  return o;
+}
+
 }  // namespace hifsim::eval

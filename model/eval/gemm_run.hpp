@@ -2,6 +2,7 @@
 // Rollout-ResQ residual correction or ARCQuant channels, and its error statistics against the
 // FP64 GEMM of the unquantized operands (the stats JSON, docs/datapath.md).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,14 @@ GemmOutcome run_gemm(const GemmRequest& r);
 // worker threads fault in, instead of a vector zero-filled first by one thread. Unless r.stats,
 // C may be A's own storage (r.A.data): A is read only before the first element of C is written.
 GemmOutcome run_gemm_into(const GemmRequest& r, float* C);
+
+// The plain GEMM (no correction, statistics or RHT) one operand at a time, for a caller that holds
+// A, then B, then C in one buffer: A is quantized before `read_b` is called, B before `result(M,
+// N)` is asked for C's storage (M x N floats, need not be initialized). Every page a process
+// touches first is zeroed by the kernel, on a VM at a small fraction of the speed of the copy into
+// it (docs/performance.md, issue 27): this spares `hifsim gemm` two of its three operand-sized
+// buffers. The same bits as run_gemm_into; `seconds` leaves out read_b.
+GemmOutcome run_gemm_staged(const dp::GemmSpec& spec, const Matrix& A, const std::function<Matrix()>& read_b,
+                            const std::function<float*(size_t, size_t)>& result);
 
 }  // namespace hifsim::eval

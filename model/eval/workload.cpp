@@ -133,8 +133,8 @@ io::NpyArray read_matrix(const std::string& path, const char* what) {
   return a;
 }
 
-io::NpyF32 read_matrix_uninit(const std::string& path, const char* what) {
-  io::NpyF32 a = io::read_npy_f32_uninit(path);
+io::NpyF32 read_matrix_uninit(const std::string& path, const char* what, UninitBuffer<float> storage) {
+  io::NpyF32 a = io::read_npy_f32_uninit(path, std::move(storage));
   require_2d(a.shape, path, what);
   return a;
 }

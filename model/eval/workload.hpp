@@ -41,8 +41,8 @@ void select_ops(io::Trace& t, const std::vector<std::string>& names);
 size_t keep_ops_of_kind(io::Trace& t, const std::vector<std::string>& kinds);
 // A float32 .npy that must be 2-D; `what` names the operand in the error.
 io::NpyArray read_matrix(const std::string& path, const char* what);
-// The same into uninitialized storage (io::read_npy_f32_uninit).
-io::NpyF32 read_matrix_uninit(const std::string& path, const char* what);
+// The same into uninitialized storage (io::read_npy_f32_uninit; `storage` reused when it fits).
+io::NpyF32 read_matrix_uninit(const std::string& path, const char* what, UninitBuffer<float> storage = {});
 
 // Storage of the operand values jobs and operand sets point into (moving it keeps them valid).
 using OperandStore = std::vector<std::vector<float>>;

@@ -49,6 +49,12 @@ fmt::QTensor quantize_operand(const float* x, size_t rows, size_t cols, const Ge
   return fmt::quantize(s.format, padded.data(), rows, kp, s.quant);
 }
 
+GemmSpec b_operand_spec(const GemmSpec& s) {
+  GemmSpec sb = s;
+  sb.quant.sr_stream = s.quant.sr_stream + 1;
+  return sb;
+}
+
 DotResult unit_dot(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec& s) {
   return gemm_format_record(s.format).unit(A, m, B, n, blk, s);
 }
@@ -136,8 +142,7 @@ std::vector<float> gemm(const float* A, size_t M, size_t K, const float* B, size
 void gemm_into(const float* A, size_t M, size_t K, const float* B, size_t N, const GemmSpec& s, float* C) {
   validate(s);
   fmt::validate_rht(s.rht, K, "gemm");
-  GemmSpec sb = s;
-  sb.quant.sr_stream = s.quant.sr_stream + 1;  // B's own stream: A and B never share random bits
+  const GemmSpec sb = b_operand_spec(s);
   if (!s.rht.on()) return gemm_quantized_into(quantize_operand(A, M, K, s), quantize_operand(B, N, K, sb), s, C);
   std::vector<float> ha(M * K), hb(N * K);
   fmt::rht_rows(s.rht, A, ha.data(), M, K, s.threads);

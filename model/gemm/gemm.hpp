@@ -46,6 +46,9 @@ void validate(const GemmSpec& s);
 
 // Quantizes rows x cols floats along the rows, zero-padded to a multiple of dot_width().
 fmt::QTensor quantize_operand(const float* x, size_t rows, size_t cols, const GemmSpec& s);
+// The spec gemm() quantizes B with: s with B's own stochastic-rounding stream, s.quant.sr_stream + 1
+// (A and B never share random bits).
+GemmSpec b_operand_spec(const GemmSpec& s);
 
 // Dot-product unit result for unit-block `blk` (dot_width elements) of row m of A and row n of B.
 DotResult unit_dot(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_t n, size_t blk, const GemmSpec& s);

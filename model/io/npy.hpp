@@ -44,7 +44,9 @@ struct NpyF32 {
   std::vector<size_t> shape;
   UninitBuffer<float> values;
 };
-NpyF32 read_npy_f32_uninit(const std::string& path);
+// `storage` is used when it has the capacity (no fresh pages: `hifsim gemm` reads B into A's
+// buffer once A is quantized; a page the process touches first costs far more than the copy).
+NpyF32 read_npy_f32_uninit(const std::string& path, UninitBuffer<float> storage = {});
 
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const float* data);
 void write_npy(const std::string& path, const std::vector<size_t>& shape, const uint8_t* data);

@@ -256,12 +256,16 @@ NpyArray read_npy(const std::string& path) {
   return a;
 }
 
-NpyF32 read_npy_f32_uninit(const std::string& path) {
+NpyF32 read_npy_f32_uninit(const std::string& path, UninitBuffer<float> storage) {
   const HashedReader r(path);
   const Layout l = read_layout(r.size(), r, path);
   if (l.dtype != NpyDtype::float32) throw wrong_dtype(path, l.dtype);
   NpyF32 a;
   a.shape = l.shape;
+  // Too small: released before the fresh allocation (a resize would copy its contents over).
+  if (storage.capacity() >= l.elements) a.values = std::move(storage);
+  storage = UninitBuffer<float>();
+  a.values.clear();  // resize() below then constructs nothing: the read writes every element
   read_values(l, a.values, r);
   r.remember();
   return a;

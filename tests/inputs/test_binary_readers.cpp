@@ -118,6 +118,18 @@ TEST(NpyStrict, UninitReaderIsTheReader) {
     EXPECT_EQ(got.shape, want.shape) << name;
     ASSERT_EQ(got.values.size(), want.f32.size()) << name;
     EXPECT_EQ(std::memcmp(got.values.data(), want.f32.data(), want.f32.size() * 4), 0) << name;
+    // Into storage given (`hifsim gemm` reads B into A's buffer): used when it has the capacity,
+    // whatever it holds; a smaller one gives way to a fresh buffer. The same values either way.
+    for (const size_t have : {size_t{4}, size_t{6}, size_t{40}}) {
+      UninitBuffer<float> storage(have, -1.0f);
+      const float* at = storage.data();
+      const io::NpyF32 again = io::read_npy_f32_uninit(p, std::move(storage));
+      if (have >= 6) {  // (a fresh buffer may happen to get the freed address back)
+        EXPECT_EQ(again.values.data(), at) << name << " " << have;
+      }
+      ASSERT_EQ(again.values.size(), want.f32.size()) << name << " " << have;
+      EXPECT_EQ(std::memcmp(again.values.data(), want.f32.data(), want.f32.size() * 4), 0) << name << " " << have;
+    }
   }
   EXPECT_EQ(ok, 2);
   // A folder is refused by name before anything is read, like the other reader.

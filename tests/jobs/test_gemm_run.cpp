@@ -5,25 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdint>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "eval/gemm_run.hpp"
+#include "util/gaussian.hpp"
 #include "util/uninit_buffer.hpp"
 
 using namespace hifsim;
 
 namespace {
-
-std::vector<float> gaussian(size_t n, uint32_t seed) {
-  std::mt19937 g(seed);
-  std::normal_distribution<float> d;
-  std::vector<float> v(n);
-  for (float& x : v) x = d(g);
-  return v;
-}
 
 struct Case {
   fmt::Format format;

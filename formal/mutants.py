@@ -64,7 +64,7 @@ KILLS = [
                    "fpadd.cancel_keeps_sign"]),
     (r"^fpadd\.m\d+_rne", ["fpadd.ties_away", "fpadd.guard_position"]),
     (r"^fpadd\.m\d+_rz", ["fpadd.rz_overflow_inf"]),
-    (r"^fpadd\.m(1|10|13)_", ["fpadd.no_mantissa_mask"]),
+    (r"^fpadd\.m([1-9]|1\d|2[0-2])_", ["fpadd.no_mantissa_mask"]),
     (r"^fpadd\.m1_rne", ["formal.fpadd_m1_tie_lsb"]),
     (r"^acc\.", ["acc.init_beats_clear", "acc.add_beats_init"]),
     (r"^ctrl\.hif4_dot64\.stages1$", ["h4.cut_s4_missing_at_1"]),

@@ -58,6 +58,13 @@ for m in range(1, 24):
             ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec",
             "formal" if (m, rz) in FPADD_DEFAULT else "formal-long", dict(MANT_BITS=m, ROUND_RZ=rz), lean=True)
 
+# The reference's far-operand step (ref_fp_add.sv): its 27-binade field against a KBIG-binade
+# one, exact for operands up to KBIG binades apart (formal/fpadd/far_lemma_miter.sv).
+for m, rz in [(23, 0), (1, 0)]:
+    job(f"fpadd.far_lemma.m{m}_{'rz' if rz else 'rne'}.k60", "far_lemma_miter", [],
+        ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/far_lemma_miter.sv"], "cec", "formal-long",
+        dict(MANT_BITS=m, ROUND_RZ=rz, KBIG=60), lean=True)
+
 # ---- the element decoders of hifsim_pkg, every code (exhaustive = proof)
 for d in ("e2m1", "e4m3", "e5m2", "hif8", "bf16"):
     job(f"dec.{d}", None, PKG, [], "sim", "formal", decoder=d)

@@ -88,7 +88,8 @@ def yosys_aig(job, rtl_dir, tmp):
 
 def run_abc(job, aig, timeout):
     if job["method"] == "cec":
-        cmd = f"read_aiger {aig}; fold; dprove"
+        # abc_pre: a first pass for AIGs on which `fold` asserts (Abc_AigFree), e.g. `&fraig -x`
+        cmd = f"read_aiger {aig}; {job.get('abc_pre', 'fold;')} dprove"
     else:  # pdr: constraints folded in, then IC3
         cmd = f"read_aiger {aig}; fold; strash; pdr -T {int(timeout)}"
     # cwd: dprove writes an unsolved miter (sm01.aig) into the working directory

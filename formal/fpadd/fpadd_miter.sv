@@ -1,9 +1,9 @@
 // fpadd_miter: hifsim_fp_add (the RTL adder of fp32_acc and sparse_residual_add) against
 // ref_fp_add for every pair of binary32 operands whose exponent distance d = |ex - ey| (fields,
 // subnormals and zero at 1) lies in [DLO, DHI]; NaN and Inf operands (field 255) in every case.
-// The jobs split the pairs by d (formal/jobs.py) so that each proof is small; together they cover
-// every pair. The case is written into the property (no assume), so the miter is a plain
-// combinational AIG whose one output must be 0.
+// The jobs (formal/jobs.py) use the defaults, every pair; DLO/DHI are there to split a proof by
+// distance should one not close. The case is written into the property (no assume), so the miter
+// is a plain combinational AIG whose one output must be 0.
 module fpadd_miter #(
   parameter int MANT_BITS = 23,
   parameter int ROUND_RZ  = 0,

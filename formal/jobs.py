@@ -15,7 +15,7 @@ JOBS = {}
 # The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
-                "ctrl.hif4_dot64.stages0"}
+                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne"}
 
 
 def kill_label(name):
@@ -47,19 +47,28 @@ for ws, we, mag, lo, hi, users in _round_sets():
 job("round.full_ws32_we11", "round_miter", PKG + ["hifsim_round_fp32.sv"], ["ref/ref_round.sv", "round/round_miter.sv"],
     "cec", "formal", dict(WS=32, WE=11), users="module defaults")
 
-# ---- hifsim_fp_add (fp32_acc, sparse_residual_add) for every (MANT_BITS, ROUND_RZ) in use, in three
-# exponent windows of 32 binades (ref_fp_add.sv: the full 280-bit miter did not elaborate in time):
-# lo = fields 1..33 (subnormal results, the subnormal/normal carry), mid = 100..132, hi = 222..254
-# (overflow to Inf / the largest finite value); NaN and Inf operands in every window.
-FPADD_WINDOWS = {"lo": 0, "mid": 100, "hi": 222}
-for m, rz in [(23, 0), (23, 1), (10, 1), (13, 1), (1, 0), (1, 1)]:
-    for w, base in FPADD_WINDOWS.items():
-        # formal-long: ABC's `fold` asserts (Abc_AigFree) on these AIGs and the `&fold` route did not
-        # answer in the time measured (docs/formal.md): not closed yet
-        label = "formal-long"
-        job(f"fpadd.m{m}_{'rz' if rz else 'rne'}.{w}", "fpadd_miter", PKG + ["hifsim_fp_add.sv"],
-            ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec", label,
-            dict(MANT_BITS=m, ROUND_RZ=rz, EBASE=base, EWIN=32))
+# ---- hifsim_fp_add (fp32_acc, sparse_residual_add, hadamard16) against ref_fp_add: every pair of
+# binary32 operands (the full exponent range, NaN and Inf included), at every (MANT_BITS, ROUND_RZ)
+# fp32_acc accepts (the register formats fp32-m<b>-rne|rz, b = 1..23). In the default suite: the
+# class-1 hole of issue 30 (MANT_BITS = 1, RNE) with its mutant check; the rest formal-long.
+FPADD_DEFAULT = {(1, 0)}
+for m in range(1, 24):
+    for rz in (0, 1):
+        job(f"fpadd.m{m}_{'rz' if rz else 'rne'}", "fpadd_miter", PKG + ["hifsim_fp_add.sv"],
+            ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/fpadd_miter.sv"], "cec",
+            "formal" if (m, rz) in FPADD_DEFAULT else "formal-long", dict(MANT_BITS=m, ROUND_RZ=rz), lean=True)
+
+# The reference's far-operand step (ref_fp_add.sv): its 27-binade field against a KBIG-binade
+# one, exact for operands up to KBIG binades apart (formal/fpadd/far_lemma_miter.sv).
+for m, rz in [(23, 0), (1, 0)]:
+    job(f"fpadd.far_lemma.m{m}_{'rz' if rz else 'rne'}.k60", "far_lemma_miter", [],
+        ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/far_lemma_miter.sv"], "cec", "formal-long",
+        dict(MANT_BITS=m, ROUND_RZ=rz, KBIG=60), lean=True)
+# the fully exact field (253 binades, 280 bits): 166k ANDs, on which `fold` asserts; `&fraig -x`
+# reduces the miter to the constant 0
+job("fpadd.far_lemma.m23_rne.k253", "far_lemma_miter", [],
+    ["ref/ref_round.sv", "ref/ref_fp_add.sv", "fpadd/far_lemma_miter.sv"], "cec", "formal-long",
+    dict(MANT_BITS=23, ROUND_RZ=0, KBIG=253), lean=True, abc_pre="&get -n; &fraig -x; &put;")
 
 # ---- the element decoders of hifsim_pkg, every code (exhaustive = proof)
 for d in ("e2m1", "e4m3", "e5m2", "hif8", "bf16"):

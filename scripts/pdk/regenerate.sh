@@ -7,8 +7,10 @@
 #   the steps are the modules hifsim_flows.pdk.<step> (python/hifsim_flows/pdk/<step>.py):
 #   1. synth_all.py                     Yosys + ABC on the tt cells, OpenSTA at tt and ss, of every
 #                                       scripts/synth.sh unit -> units.csv
-#   1b. gate_equiv.py --work            (--equiv) every netlist against its RTL (ABC dprove, 600 s each;
-#                                       docs/formal.md: the small units close, the dot units do not)
+#   1b. gate_equiv.py --work            every netlist against the generic netlist it was mapped from
+#                                       (register names matched, ABC dprove; seconds each); --equiv:
+#                                       also against its RTL (600 s each; docs/formal.md: the small
+#                                       units close, the dot units' datapaths do not)
 #   2. gate_energy.py                   gate-level energy at tt on the SmolLM2 trace (+ the CI rows on
 #                                       stories260k) -> energy.csv
 #   3. calibrate.py                     the 45 nm proxy against the gate level -> calibration.csv
@@ -23,7 +25,7 @@
 #                     their rows replace those of the tables in --out, every other row stays
 #     --out DIR       where the tables go (default configs/cost/sky130)
 #     --cross-check   first the ngspice subset and its per-cell ratios to the published cells
-#     --equiv         prove every netlist equivalent to its RTL (step 1b)
+#     --equiv         step 1b also proves every netlist against its RTL (the mapping proof always runs)
 # Needs build/bin/hifsim (the stimulus quantizer) and the hifsim Python package staged in build/
 # (cmake --build build --target hifsim hifsim_python: ensure_traces.sh captures the two traces
 # with it); both are checked, and the traces made, before the first hour of work, not after it.
@@ -74,13 +76,13 @@ fi
 "$PY" -m hifsim_flows.pdk.synth_all --lib "$TT" --signoff-lib "$SS" --work "$WORK/synth" \
   --out "$OUT/units.csv" --only "$ONLY" --jobs 2
 stamp "synthesis and timing table written"
-# Gate-level equivalence of every netlist just synthesised against its RTL (docs/formal.md): opt-in,
-# because a dot unit's proof does not close in its 600 s (hif4_dot64 STAGES 0 and 1 undecided) and
-# 83 of them would take hours; a wrong netlist stops the flow, undecided ones are listed.
-if ((EQUIV)); then
-  "$PY" -m hifsim_flows.pdk.gate_equiv --lib "$TT" --work "$WORK/synth" --only "$ONLY" --timeout 600
-  stamp "gate-level equivalence done"
-fi
+# Gate-level equivalence of every netlist just synthesised (docs/formal.md): each against the
+# technology-independent netlist it was mapped from, always (seconds each; a wrong netlist stops
+# the flow); with --equiv also against its RTL (a dot unit's datapath does not close in its 600 s:
+# undecided ones are listed).
+"$PY" -m hifsim_flows.pdk.gate_equiv --lib "$TT" --work "$WORK/synth" --only "$ONLY" --timeout 600 \
+  $( ((EQUIV)) && echo --rtl )
+stamp "gate-level equivalence done"
 # With --only the other units' rows stay: start from the committed table and replace the matching
 # rows in place (gate_energy.py --append); without it the table is built from nothing.
 rm -f "$WORK/energy.csv"

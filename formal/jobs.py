@@ -15,7 +15,7 @@ JOBS = {}
 # The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
-                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne"}
+                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63"}
 
 
 def kill_label(name):
@@ -101,3 +101,24 @@ job("hif4.dot_full", "hif4_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp
     ["ref/ref_round.sv", "ref/ref_hif4_dot.sv", "hif4/hif4_miter.sv"], "cec", "formal-long")
 job("hif4.s6_tail", "tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"],
     ["ref/ref_round.sv", "hif4/tail_miter.sv"], "cec", "formal-long")
+
+# ---- hif4_quantizer against ref_hif4_quant (hif4.md section 2), split at the meta word
+# (formal/quant/quant_miter.sv): the meta word for every input, the elements against the unit's meta
+QUANT_RTL = PKG + ["hifsim_pipe_reg.sv", "hif4_quantizer.sv"]
+QUANT_FORMAL = ["ref/ref_hif4_quant.sv", "quant/quant_miter.sv"]
+
+
+def quant_job(name, label, **params):
+    job(name, "quant_miter", QUANT_RTL, QUANT_FORMAL, "cec", label, params, early_flatten=True)
+
+
+# The meta word depends on CMP_BF16 and INF_TO_NAN only, the elements on ELEM_RNE and the meta word:
+# the option sets of the co-simulation (cosim/common/cosim_top.sv: 0, 1, 2, 3, 4, 7) by their parts.
+# The default suite: the meta word of the default options and element 63 (the last level-2 and
+# level-3 group); every other set, all 64 elements, formal-long.
+for tag, opts in [("exact", {}), ("cmp", dict(CMP_BF16=1)), ("itn", dict(INF_TO_NAN=1)),
+                  ("cmp_itn", dict(CMP_BF16=1, INF_TO_NAN=1)), ("a6", dict(ASCEND_A6=1))]:
+    quant_job(f"quant.meta.{tag}", "formal" if tag == "exact" else "formal-long", PART=0, **opts)
+for tag, opts in [("away", {}), ("rne", dict(ELEM_RNE=1, CMP_BF16=1, INF_TO_NAN=1)), ("a6", dict(ASCEND_A6=1))]:
+    quant_job(f"quant.elem.{tag}.k63", "formal" if tag == "away" else "formal-long", PART=1, K0=63, K1=64, **opts)
+    quant_job(f"quant.elem.{tag}.all", "formal-long", PART=1, K0=0, K1=64, **opts)

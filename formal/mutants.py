@@ -42,6 +42,34 @@ NEW = {
         replace="s6_big = WBIG'($signed({{(WBIG-WI){i_sum[WI-1]}}, i_sum}) * $signed({{(WBIG-WSS){1'b0}}, ss}));\n"
                 "    s6_big[WBIG-1] = s6_big[WBIG-2];",
         what="hif4 s6: I x SS kept in WBIG-1 bits (sign-extended back): one bit cut"),
+    # hif4_quantizer (quant.* jobs): a threshold, a tie, a clamp and a flush boundary one step off.
+    "formal.q_l23_lead_off_by_one": dict(
+        file="hif4_quantizer.sv", find="+ (pt[9] ? 10'd15 : 10'd14));", replace="+ (pt[9] ? 10'd15 : 10'd15));",
+        what="level-2/3 compare: a product below 2^15 gets the leading-bit exponent of one at 2^15 "
+             "(V x REC in [2^(t-1), 2^t) passes the threshold 2^t)"),
+    "formal.q_cmp_guard_ignored": dict(
+        file="hif4_quantizer.sv", find="top9 = pt[9] ? (pt[9:1] == 9'h1FF) : (pt[8:0] == 9'h1FF);",
+        replace="top9 = pt[9] ? (pt[9:2] == 8'hFF) : (pt[8:1] == 8'hFF);",
+        what="CMP_BF16: a product one below the threshold counts as rounding up to it without its guard bit"),
+    "formal.q_clamp_min_inclusive": dict(
+        file="hif4_quantizer.sv", find="$signed(es) < $signed(9'(hifsim_pkg::HIF4Q_SF_MIN_EXP)))",
+        replace="$signed(es) <= $signed(9'(hifsim_pkg::HIF4Q_SF_MIN_EXP)))",
+        what="scale clamp at the wrong code: SF in [2^-48, 2^-47) clamps to 0x00 (1.25 x 2^-48 -> 1.0 x 2^-48)"),
+    "formal.q_clamp_max_code": dict(
+        file="hif4_quantizer.sv", find="($signed(es) == 15 && sf8 > 8'd192))", replace="($signed(es) == 15 && sf8 > 8'd224))",
+        what="scale clamp at the wrong code: SF in (49152, 57344] is not clamped and encodes as 0xFF (NaN)"),
+    "formal.q_elem_ties_down": dict(
+        file="hif4_quantizer.sv", find="inc    = RNE ? (guard && (sticky || q[0])) : guard;",
+        replace="inc    = RNE ? (guard && (sticky || q[0])) : (guard && sticky);",
+        what="default (half away) element rounding: ties go toward zero"),
+    "formal.q_elem_flush_off_by_one": dict(
+        file="hif4_quantizer.sv", find="else if ($signed(sh) < -16)        m = 3'd0;",
+        replace="else if ($signed(sh) < -15)        m = 3'd0;",
+        what="element underflow flush one binade high: 4y in [1/2, 1) at shift -16 gives 0, not 1"),
+    "formal.q_a6_code0_levels": dict(
+        file="hif4_quantizer.sv", find="if (A6 && c2_data[WX + 24*WV +: 8] == 8'h00) q3_e1 = '0;",
+        replace="if (1'b0) q3_e1 = '0;",
+        what="ASCEND_A6: a code-0x00 unit keeps its level bits (computed against REC = 2^48, not 0)"),
 }
 
 # job name (regex) -> mutant ids it must refute
@@ -81,6 +109,16 @@ KILLS = [
     (r"^ctrl\.hif4_quantizer\.stages1$", ["q.cut_q2_missing_at_1"]),
     (r"^hif4\.", ["formal.h4_big_width_cut"]),
     (r"^hif4\.dot_full", ["h4.l3_group_index", "h4.sign_or", "h4.exp_offset", "h4.ss_operand_repeated", "h4.nan_needs_both"]),
+    (r"^quant\.meta\.", ["q.l2_threshold", "q.l3_ignores_l2", "q.peak_of_three", "q.rec_lut", "q.e6m2_ties_away",
+                         "formal.q_l23_lead_off_by_one", "formal.q_clamp_min_inclusive", "formal.q_clamp_max_code"]),
+    (r"^quant\.meta\..*itn", ["q.inf_to_nan_ignored"]),
+    (r"^quant\.meta\..*cmp", ["formal.q_cmp_guard_ignored"]),
+    (r"^quant\.elem\.", ["formal.q_elem_flush_off_by_one"]),
+    (r"^quant\.elem\..*\.all", ["q.neg_zero_sign"]),   # (not on the k63 jobs: default-suite time)
+    (r"^quant\.elem\.away", ["formal.q_elem_ties_down"]),
+    (r"^quant\.elem\.rne", ["q.elem_rne_ignored"]),
+    (r"^quant\.meta\.a6", ["formal.q_a6_code0_levels", "formal.q_cmp_guard_ignored"]),
+    (r"^quant\.elem\.a6", ["q.a6_product_not_rounded", "q.a6_sign_from_x", "q.a6_code0_not_zero"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

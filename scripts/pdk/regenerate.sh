@@ -8,8 +8,9 @@
 #   1. synth_all.py                     Yosys + ABC on the tt cells, OpenSTA at tt and ss, of every
 #                                       scripts/synth.sh unit -> units.csv
 #   1b. gate_equiv.py --work            every netlist against the generic netlist it was mapped from
-#                                       (register names matched, ABC dprove; seconds each); --equiv:
-#                                       also against its RTL (600 s each; docs/formal.md: the small
+#                                       (register names matched, ABC dprove; 300 s each at most;
+#                                       hadamard16 and wide bf16 undecided); --equiv:
+#                                       also against its RTL (300 s each; docs/formal.md: the small
 #                                       units close, the dot units' datapaths do not)
 #   2. gate_energy.py                   gate-level energy at tt on the SmolLM2 trace (+ the CI rows on
 #                                       stories260k) -> energy.csv
@@ -77,10 +78,10 @@ fi
   --out "$OUT/units.csv" --only "$ONLY" --jobs 2
 stamp "synthesis and timing table written"
 # Gate-level equivalence of every netlist just synthesised (docs/formal.md): each against the
-# technology-independent netlist it was mapped from, always (seconds each; a wrong netlist stops
-# the flow); with --equiv also against its RTL (a dot unit's datapath does not close in its 600 s:
+# technology-independent netlist it was mapped from, always (12-100 s each where it closes, 300 s
+# for an undecided one; a wrong netlist stops the flow); with --equiv also against its RTL (a dot unit's datapath does not close in its 300 s:
 # undecided ones are listed).
-"$PY" -m hifsim_flows.pdk.gate_equiv --lib "$TT" --work "$WORK/synth" --only "$ONLY" --timeout 600 \
+"$PY" -m hifsim_flows.pdk.gate_equiv --lib "$TT" --work "$WORK/synth" --only "$ONLY" --timeout 300 \
   $( ((EQUIV)) && echo --rtl )
 stamp "gate-level equivalence done"
 # With --only the other units' rows stay: start from the committed table and replace the matching

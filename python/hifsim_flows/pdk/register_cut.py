@@ -54,7 +54,7 @@ def _write_cut(parsed, cut, out):
             lines[i] = ""
             extra += [f".names ffq{n} {t[2]}", "1 1", f".names {t[1]} ffd{n}", "1 1"]
         else:
-            lines[i] = " ".join(t[:3] + ["re", t[4] if len(t) > 4 else "clk", "0"])
+            lines[i] = " ".join(t[:5 if len(t) >= 5 else 3] + ["0"])  # the edge and clock kept, init 0
     body = []
     for line in lines:
         if line.startswith(".inputs") and ins:

@@ -68,8 +68,7 @@ def prove(lib, module, sources, params, netlist, timeout=1800, generic=None):
     read_gold = (f"read_rtlil {generic}; hierarchy -top {module}" if generic else
                  f"read_verilog -sv {srcs}; {_chparam(module, params)}prep -flatten -top {module}")
     with tempfile.TemporaryDirectory(prefix="hifsim-gate-equiv-") as tmp:
-        gold, gate, gold_cut, gate_cut = (os.path.join(tmp, f) for f in ("gold.blif", "gate.blif", "gold_cut.blif",
-                                                                          "gate_cut.blif"))
+        gold, gate = os.path.join(tmp, "gold.blif"), os.path.join(tmp, "gate.blif")
         y = subprocess.run(["yosys", "-q", "-p", f"{read_gold}; {_TO_BLIF} {gold}"], capture_output=True, text=True)
         if y.returncode != 0:
             return "UNKNOWN", time.time() - t0, f"{generic or sources}: yosys failed on the gold design: " + (
@@ -78,27 +77,34 @@ def prove(lib, module, sources, params, netlist, timeout=1800, generic=None):
                             f"hierarchy -top {module}; flatten; {_TO_BLIF} {gate}"], capture_output=True, text=True)
         if y.returncode != 0:
             return "UNKNOWN", time.time() - t0, f"{netlist}: yosys failed: " + (y.stdout + y.stderr)[-1500:]
-        # First every register cut (a combinational check: fast when it holds); if that fails and
-        # some pairs were only guessed by order, again with those left as registers (induction).
-        log = ""
-        for pair_rest in (True, False):
-            pairs, by_order, n_gold, n_gate = register_cut.cut_matched(gold, gate, gold_cut, gate_cut, pair_rest)
-            log += f"registers cut: {pairs} of {n_gold} (gold) / {n_gate} (gate), {by_order} of them paired by order\n"
-            left = timeout - (time.time() - t0)
-            try:
-                # cwd: dprove writes the unsolved miter (sm01.aig) into the working directory
-                a = subprocess.run(["yosys-abc", "-c", f"miter {gold_cut} {gate_cut}; dprove"], capture_output=True,
-                                   text=True, timeout=max(left, 1), cwd=tmp)
-            except subprocess.TimeoutExpired:
-                return "UNKNOWN", time.time() - t0, log + f"dprove did not finish in {timeout} s"
-            out = a.stdout + a.stderr
-            if re.search(r"Networks are equivalent|UNSATISFIABLE|Property proved", out):
-                return "equivalent", time.time() - t0, log + out[-600:]
-            if not by_order:
-                break
-        if re.search(r"Networks are not equivalent|NOT EQUIVALENT|was asserted|Counter-example", out):
-            return "NOT EQUIVALENT", time.time() - t0, log + out[-1500:]
-        return "UNKNOWN", time.time() - t0, log + out[-1500:]
+        verdict, log = prove_blifs(gold, gate, timeout - (time.time() - t0), tmp)
+        return verdict, time.time() - t0, log
+
+
+def prove_blifs(gold, gate, timeout, tmp):
+    """(verdict, log) for two BLIFs of the same ports (one `.latch` per flop): every register
+    cut (a combinational check: fast when it holds); if that fails and some pairs were only
+    guessed by order, again with those left as registers (induction)."""
+    t0, log = time.time(), ""
+    gold_cut, gate_cut = os.path.join(tmp, "gold_cut.blif"), os.path.join(tmp, "gate_cut.blif")
+    for pair_rest in (True, False):
+        pairs, by_order, n_gold, n_gate = register_cut.cut_matched(gold, gate, gold_cut, gate_cut, pair_rest)
+        log += f"registers cut: {pairs} of {n_gold} (gold) / {n_gate} (gate), {by_order} of them paired by order\n"
+        try:
+            # cwd: dprove writes the unsolved miter (sm01.aig) into the working directory
+            a = subprocess.run(["yosys-abc", "-c", f"miter {gold_cut} {gate_cut}; dprove"], capture_output=True,
+                               text=True, timeout=max(timeout - (time.time() - t0), 1), cwd=tmp)
+        except subprocess.TimeoutExpired:
+            return "UNKNOWN", log + f"dprove did not finish in {timeout:.0f} s"
+        out = a.stdout + a.stderr
+        if re.search(r"Networks are equivalent|UNSATISFIABLE|Property proved", out):
+            return "equivalent", log + out[-600:]
+        if not by_order:
+            break
+    # "SATISFIABLE": dprove's answer when no latch is left (a CEC) and the miter can be 1
+    if re.search(r"Networks are not equivalent|NOT EQUIVALENT|was asserted|Counter-example|(?<!UN)SATISFIABLE", out):
+        return "NOT EQUIVALENT", log + out[-1500:]
+    return "UNKNOWN", log + out[-1500:]
 
 
 def prove_work(lib, work, only, timeout, strict=False, rtl=False):

@@ -9,7 +9,7 @@
 #                                       scripts/synth.sh unit -> units.csv
 #   1b. gate_equiv.py --work            every netlist against the generic netlist it was mapped from
 #                                       (register names matched, ABC dprove; 300 s each at most;
-#                                       21 of 33 measured close, docs/formal.md); --equiv:
+#                                       41 of 54 measured close, docs/formal.md); --equiv:
 #                                       also against its RTL (300 s each; docs/formal.md: the small
 #                                       units close, the dot units' datapaths do not)
 #   2. gate_energy.py                   gate-level energy at tt on the SmolLM2 trace (+ the CI rows on

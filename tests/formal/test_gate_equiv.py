@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))  # the flow package, as run fro
 from hifsim_flows.pdk import gate_equiv  # noqa: E402
 from hifsim_flows.pdk.cells import PUBLISHED  # noqa: E402
 from hifsim_flows.pdk.mapping_lib import mapping_copy  # noqa: E402
+from hifsim_flows.pdk.synth_unit import generic_path  # noqa: E402
 
 srcs = subprocess.run(["bash", "-c", f'ROOT="{ROOT}"; source "{ROOT}/scripts/rtl_files.sh"; unit_sources {MODULE}'],
                       capture_output=True, text=True, check=True).stdout.strip()
@@ -33,7 +34,7 @@ with tempfile.TemporaryDirectory(prefix="hifsim-gate-equiv-test-") as tmp:
     if r.returncode:
         sys.exit(f"synth_unit failed: {r.stderr[-1000:]}")
     net = os.path.join(out, "netlist.v")
-    generic = os.path.join(out, "..", ".generic", json.load(open(os.path.join(out, "result.json")))["generic"])
+    generic = generic_path(out, json.load(open(os.path.join(out, "result.json")))["generic"])
     proofs = [("mapping", generic)] + ([("rtl", None)] if RTL else [])
 
     def run_all(netlist, want, what):

@@ -93,6 +93,12 @@ def synth_options(module):
     return ""
 
 
+def generic_path(out, name):
+    """Where synth_unit.py keeps a unit's technology-independent netlist: the cache beside the
+    unit folders (one per synthesis work folder); name is result.json's `generic`."""
+    return os.path.join(os.path.dirname(os.path.abspath(out)), ".generic", name)
+
+
 def generic(module, sources, params, out):
     """The technology-independent part (synth -flatten, async2sync, dfflegalize), cached by the
     hash of the sources, the parameters, the unit's synth options and the Yosys version: it does
@@ -106,7 +112,7 @@ def generic(module, sources, params, out):
     if opts:  # no effect on the other units' cache keys
         h.update(opts.encode())
     h.update(subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.encode())
-    cache = os.path.join(os.path.dirname(os.path.abspath(out)), ".generic", h.hexdigest()[:24] + ".il")
+    cache = generic_path(out, h.hexdigest()[:24] + ".il")
     if not os.path.isfile(cache):
         os.makedirs(os.path.dirname(cache), exist_ok=True)
         tmp = cache + ".tmp%d.il" % os.getpid()

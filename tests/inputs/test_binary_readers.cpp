@@ -113,6 +113,8 @@ TEST(NpyStrict, UninitReaderIsTheReader) {
     if (got_err.empty()) EXPECT_EQ(file_content_hash(p), content_hash_hex(bytes)) << name;  // as read
     const std::string want_err = error_of([&] { want = io::read_npy_f32(p); });
     EXPECT_EQ(got_err, want_err) << name;
+    // Into storage given, a bad file (overflow, truncation, wrong type) is refused the same way.
+    EXPECT_EQ(error_of([&] { io::read_npy_f32_uninit(p, UninitBuffer<float>(40, -1.0f)); }), want_err) << name;
     if (!want_err.empty()) continue;
     ++ok;
     EXPECT_EQ(got.shape, want.shape) << name;

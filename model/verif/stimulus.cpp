@@ -7,6 +7,7 @@
 #include "formats/hif8.hpp"
 #include "formats/mx.hpp"
 #include "formats/nvfp4.hpp"
+#include "formats/qdq_fast.hpp"
 #include "io/npy.hpp"
 #include "util/error.hpp"
 #include "util/install.hpp"
@@ -151,7 +152,11 @@ fmt::Hif4Unit hif4_quantize_random_opts(SplitMix64& r, const float* x) {
   fmt::Hif4Options o;
   o.element_rounding = r.below(4) == 0 ? fmt::Rounding::nearest_even : fmt::Rounding::nearest_away;
   o.compare = r.below(4) == 0 ? fmt::Hif4Compare::bf16_rounded : fmt::Hif4Compare::exact;
-  return fmt::hif4_quantize(x, o);
+  // The fast quantizer: unit for unit the reference hif4_quantize for every option (it takes the
+  // reference itself for the ones its kernel does not handle, such as the BF16-rounded compare;
+  // tests/formats/test_qdq_fast.cpp Hif4CodesEqualTheReferenceQuantizer), so the vectors are the
+  // same, at a fifth of the co-simulation's instructions less (docs/cosim.md section 12).
+  return fmt::hif4_quantize_fast(x, o);
 }
 
 void hif4_to_words(const fmt::Hif4Unit& u, uint32_t* w) {
@@ -184,25 +189,67 @@ Vector hif4_pair_vector(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int sour
 
 // ---------------------------------------------------------------------------------------
 namespace {
-template <class T>
+// The code width a constant where it is one the units use (4, 8, 16 bits): whole words are then
+// built from 32 / Bits codes each, in registers (a tenth of a harness's time went to the generic
+// loop's division and read-modify-write per code). Bits = 0: any width.
+template <int Bits, class T>
 void pack_codes_t(const T* c, int n, int bits, uint32_t* w) {
   const int nw = packed_words(n, bits);
   for (int i = 0; i < nw; ++i) w[i] = 0;
+  int k = 0;
+  if constexpr (Bits != 0) {
+    constexpr int per = 32 / Bits;
+    constexpr uint32_t mask = (1u << Bits) - 1;
+    for (; k + per <= n; k += per) {
+      uint32_t x = 0;
+      for (int j = 0; j < per; ++j) x |= (static_cast<uint32_t>(c[k + j]) & mask) << (j * Bits);
+      w[k / per] = x;
+    }
+  }
   const uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
-  for (int k = 0; k < n; ++k) w[(k * bits) / 32] |= (static_cast<uint32_t>(c[k]) & mask) << ((k * bits) % 32);
+  for (; k < n; ++k) w[(k * bits) / 32] |= (static_cast<uint32_t>(c[k]) & mask) << ((k * bits) % 32);
+}
+
+template <int Bits, class T>
+void unpack_codes_t(const uint32_t* w, int n, int bits, T* c) {
+  int k = 0;
+  if constexpr (Bits != 0) {
+    constexpr int per = 32 / Bits;
+    constexpr uint32_t mask = (1u << Bits) - 1;
+    for (; k + per <= n; k += per) {
+      const uint32_t x = w[k / per];
+      for (int j = 0; j < per; ++j) c[k + j] = static_cast<T>((x >> (j * Bits)) & mask);
+    }
+  }
+  const uint32_t mask = (1u << bits) - 1;
+  for (; k < n; ++k) c[k] = static_cast<T>((w[(k * bits) / 32] >> ((k * bits) % 32)) & mask);
 }
 
 template <class T>
-void unpack_codes_t(const uint32_t* w, int n, int bits, T* c) {
-  const uint32_t mask = (1u << bits) - 1;
-  for (int k = 0; k < n; ++k) c[k] = static_cast<T>((w[(k * bits) / 32] >> ((k * bits) % 32)) & mask);
+void pack_any(const T* c, int n, int bits, uint32_t* w) {
+  switch (bits) {
+    case 4: return pack_codes_t<4>(c, n, bits, w);
+    case 8: return pack_codes_t<8>(c, n, bits, w);
+    case 16: return pack_codes_t<16>(c, n, bits, w);
+    default: return pack_codes_t<0>(c, n, bits, w);
+  }
+}
+
+template <class T>
+void unpack_any(const uint32_t* w, int n, int bits, T* c) {
+  switch (bits) {
+    case 4: return unpack_codes_t<4>(w, n, bits, c);
+    case 8: return unpack_codes_t<8>(w, n, bits, c);
+    case 16: return unpack_codes_t<16>(w, n, bits, c);
+    default: return unpack_codes_t<0>(w, n, bits, c);
+  }
 }
 }  // namespace
 
-void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w) { pack_codes_t(c, n, bits, w); }
-void pack_codes(const uint8_t* c, int n, int bits, uint32_t* w) { pack_codes_t(c, n, bits, w); }
-void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c) { unpack_codes_t(w, n, bits, c); }
-void unpack_codes(const uint32_t* w, int n, int bits, uint8_t* c) { unpack_codes_t(w, n, bits, c); }
+void pack_codes(const uint16_t* c, int n, int bits, uint32_t* w) { pack_any(c, n, bits, w); }
+void pack_codes(const uint8_t* c, int n, int bits, uint32_t* w) { pack_any(c, n, bits, w); }
+void unpack_codes(const uint32_t* w, int n, int bits, uint16_t* c) { unpack_any(w, n, bits, c); }
+void unpack_codes(const uint32_t* w, int n, int bits, uint8_t* c) { unpack_any(w, n, bits, c); }
 
 uint8_t e4m3_mixed(SplitMix64& r) {
   const uint8_t sign = static_cast<uint8_t>((r.next() & 1) << 7);
@@ -273,14 +320,18 @@ void nvfp4_quantize64(SplitMix64& r, const float* x, uint8_t* codes, uint8_t* sc
   for (int k = 0; k < 64; ++k) amax = std::fmax(amax, std::fabs(x[k]));
   const fmt::NvfpRecipe rec = r.below(4) == 0 ? fmt::NvfpRecipe::torchao : fmt::NvfpRecipe::te;
   const fmt::Nvfp4TensorScale ts = fmt::nvfp4_tensor_scale(std::isfinite(amax) ? amax : 0.0f, rec);
-  for (int j = 0; j < 4; ++j) fmt::nvfp4_quantize_block(x + 16 * j, 16, ts, rec, codes + 16 * j, scales[j]);
+  // the fast block quantizer: codes and scale of nvfp4_quantize_block (it takes the reference for
+  // NaN / Inf blocks; tests/formats/test_qdq_fast.cpp BlockCodesEqualTheReferenceQuantizers)
+  for (int j = 0; j < 4; ++j) fmt::nvfp4_quantize_block_fast(x + 16 * j, 16, ts, rec, codes + 16 * j, scales[j]);
 }
 
 void mx_quantize(SplitMix64& r, const fmt::MiniFloatSpec& elem, const float* x, int n, uint8_t* codes, uint8_t* scales) {
   fmt::MxOptions o;
   o.rounding = r.below(4) == 0 ? fmt::Rounding::nearest_away : fmt::Rounding::nearest_even;
   o.scale_rule = r.below(4) == 0 ? fmt::MxScaleRule::ceil : fmt::MxScaleRule::floor;
-  for (int b = 0; b < n / 32; ++b) fmt::mx_quantize_block(elem, x + 32 * b, 32, o, codes + 32 * b, scales[b]);
+  // the fast block quantizer: codes and scale of mx_quantize_block (the reference itself for the
+  // ceil rule; tests/formats/test_qdq_fast.cpp BlockCodesEqualTheReferenceQuantizers)
+  for (int b = 0; b < n / 32; ++b) fmt::mx_quantize_block_fast(elem, x + 32 * b, 32, o, codes + 32 * b, scales[b]);
 }
 
 void hif8_quantize(SplitMix64& r, const float* x, int n, uint8_t* codes) {

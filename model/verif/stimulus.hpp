@@ -64,7 +64,7 @@ std::string default_npy();
 constexpr int kHif4Words = 9;  // 288 bits
 // Every field uniform: E6M2 0..255 (0xFF = NaN included), E1 bits, all 16 nibble codes.
 fmt::Hif4Unit hif4_uniform(SplitMix64& r);
-// The reference quantizer on 64 floats, with random quantizer options (element rounding
+// The quantizer (fmt::hif4_quantize's codes, by its fast path) on 64 floats, with random quantizer options (element rounding
 // half-away or even, exact or BF16-rounded level compares).
 fmt::Hif4Unit hif4_quantize_random_opts(SplitMix64& r, const float* x);
 // Layout (A) as a little-endian 288-bit integer: word 0 = meta (E6M2 | E1_8 << 8 | E1_16 << 16),

@@ -418,6 +418,9 @@ struct Hif4Front {
 };
 
 // Everything but the element codes f.m: BF16 inputs, signs, peaks, scale, micro-exponents, fin.
+// CmpBf16: the level compares read the products rounded to BF16 (Hif4Compare::bf16_rounded,
+// the golden's eb_tmp / ec_tmp) instead of the exact ones.
+template <bool CmpBf16 = false>
 HIFSIM_AI void hif4_scales(const float* __restrict xin, Hif4Front& f) {
   uint32_t nan = 0;
   for (int k = 0; k < 64; ++k) {
@@ -452,9 +455,17 @@ HIFSIM_AI void hif4_scales(const float* __restrict xin, Hif4Front& f) {
   const float rec = static_cast<float>(kHif4RecipSig[mbits]) *
                     bits_f32((static_cast<uint32_t>((mbits == 0 ? 48 : 47) - (static_cast<int>(ebits) - 79) - 7 + 127)) << 23);
   const float fin_of[3] = {rec * 4.0f, rec * 2.0f, rec};
+  // V x REC, exact in FP32 (8-bit x 8-bit significands, in range after the clamp); with CmpBf16
+  // rounded to BF16 (RNE on the bits: the product is finite), as hif4_quantize_bf16's product().
+  auto product = [rec](uint32_t v) {
+    const float p = bits_f32(v) * rec;
+    if (!CmpBf16) return p;
+    const uint32_t pb = f32_bits(p);
+    return bits_f32((pb + 0x7FFFu + ((pb >> 16) & 1u)) & 0xFFFF0000u);
+  };
   for (int j = 0; j < 16; ++j) {
-    const int e8 = bits_f32(v8[j >> 1]) * rec >= 4.0f ? 1 : 0;
-    const int e16 = bits_f32(v16[j]) * rec * (e8 ? 0.5f : 1.0f) >= 2.0f ? 1 : 0;
+    const int e8 = product(v8[j >> 1]) >= 4.0f ? 1 : 0;
+    const int e16 = product(v16[j]) * (e8 ? 0.5f : 1.0f) >= 2.0f ? 1 : 0;
     f.level[j] = static_cast<uint8_t>(e8 + e16);
     f.e1_8 = static_cast<uint8_t>(f.e1_8 | (e8 << (j >> 1)));
     f.e1_16 = static_cast<uint16_t>(f.e1_16 | (e16 << j));
@@ -462,9 +473,9 @@ HIFSIM_AI void hif4_scales(const float* __restrict xin, Hif4Front& f) {
   }
 }
 
-template <bool Rne>
+template <bool Rne, bool CmpBf16 = false>
 HIFSIM_AI void hif4_front(const float* __restrict xin, Hif4Front& f) {
-  hif4_scales(xin, f);
+  hif4_scales<CmpBf16>(xin, f);
   if (f.nan) return;
   // Non-negative floats order like their bit patterns: the clamps are integer minima (which
   // vectorise; float selects do not if-convert under -ftrapping-math).
@@ -516,10 +527,10 @@ HIFSIM_AI bool hif4_unit_scales(const Hif4Front& f, Hif4Unit& u) {
   return true;
 }
 
-template <bool Rne>
+template <bool Rne, bool CmpBf16>
 HIFSIM_AI void k_hif4_codes(const float* __restrict x, Hif4Unit& u) {
   Hif4Front f;
-  hif4_front<Rne>(x, f);
+  hif4_front<Rne, CmpBf16>(x, f);
   if (!hif4_unit_scales(f, u)) return;
   for (int k = 0; k < 64; ++k) u.nib[k] = static_cast<uint8_t>((f.sg[k] >> 28) | static_cast<uint32_t>(f.m[k]));
 }
@@ -654,12 +665,19 @@ HIFSIM_AI void chunk_body(const Job& j, size_t b, size_t e) {
 __attribute__((target("avx2"))) void chunk_avx2(const Job& j, size_t b, size_t e) { chunk_body(j, b, e); }
 void chunk_portable(const Job& j, size_t b, size_t e) { chunk_body(j, b, e); }
 
-HIFSIM_AI void hif4_codes_body(const float* x, Hif4Unit& u, bool rne) {
-  if (rne) k_hif4_codes<true>(x, u);
-  else k_hif4_codes<false>(x, u);
+HIFSIM_AI void hif4_codes_body(const float* x, Hif4Unit& u, bool rne, bool cmp_bf16) {
+  if (cmp_bf16) {
+    if (rne) k_hif4_codes<true, true>(x, u);
+    else k_hif4_codes<false, true>(x, u);
+  } else {
+    if (rne) k_hif4_codes<true, false>(x, u);
+    else k_hif4_codes<false, false>(x, u);
+  }
 }
-__attribute__((target("avx2"))) void hif4_codes_avx2(const float* x, Hif4Unit& u, bool rne) { hif4_codes_body(x, u, rne); }
-void hif4_codes_portable(const float* x, Hif4Unit& u, bool rne) { hif4_codes_body(x, u, rne); }
+__attribute__((target("avx2"))) void hif4_codes_avx2(const float* x, Hif4Unit& u, bool rne, bool cmp_bf16) {
+  hif4_codes_body(x, u, rne, cmp_bf16);
+}
+void hif4_codes_portable(const float* x, Hif4Unit& u, bool rne, bool cmp_bf16) { hif4_codes_body(x, u, rne, cmp_bf16); }
 __attribute__((target("avx2"))) void hif4_codes_sr_avx2(const float* x, const uint32_t* r, unsigned B, Hif4Unit& u) {
   k_hif4_codes_sr(x, r, B, u);
 }
@@ -781,12 +799,13 @@ const char* qdq_isa_name(QdqIsa isa) {
 
 Hif4Unit hif4_quantize_fast(const float x[64], const Hif4Options& o) {
   const bool rne = o.element_rounding == Rounding::nearest_even;
-  if ((!rne && o.element_rounding != Rounding::nearest_away) || o.compare != Hif4Compare::exact || o.inf_to_nan ||
-      o.bf16_scaled_element || o.zero_scale_code)
+  if ((!rne && o.element_rounding != Rounding::nearest_away) || o.inf_to_nan || o.bf16_scaled_element ||
+      o.zero_scale_code)
     return hif4_quantize(x, o);
+  const bool cmp_bf16 = o.compare == Hif4Compare::bf16_rounded;
   Hif4Unit u;
-  if (qdq_fast_isa() == QdqIsa::avx2) hif4_codes_avx2(x, u, rne);
-  else hif4_codes_portable(x, u, rne);
+  if (qdq_fast_isa() == QdqIsa::avx2) hif4_codes_avx2(x, u, rne, cmp_bf16);
+  else hif4_codes_portable(x, u, rne, cmp_bf16);
   return u;
 }
 

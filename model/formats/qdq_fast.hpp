@@ -33,8 +33,9 @@ bool qdq_fast(Format f, const float* x, float* y, size_t rows, size_t cols, cons
 float nvfp4_checked_amax(const float* x, size_t rows, size_t cols, unsigned threads, const std::string& where);
 
 // The codes of one 64-element HiF4 unit, bit-identical to hif4_quantize(x, o) (the reference
-// quantizer), from the qdq_fast hif4 kernel's front end (same instruction-set path). Options that
-// kernel does not handle (see above) take the reference. fmt::quantize uses it for HiF4
+// quantizer), from the qdq_fast hif4 kernel's front end (same instruction-set path), with either
+// level compare (exact or BF16-rounded). The other options that kernel does not handle (see
+// above: INF_TO_NAN, A6, stochastic) take the reference. fmt::quantize uses it for HiF4
 // (tests/formats/test_qdq_fast.cpp, Hif4Codes*).
 Hif4Unit hif4_quantize_fast(const float x[64], const Hif4Options& o = {});
 // The same with stochastic elements (r: each element's B random bits, B <= 30; the scales as

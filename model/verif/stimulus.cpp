@@ -173,8 +173,15 @@ fmt::Hif4Unit hif4_from_words(const uint32_t* w) {
   u.e6m2 = static_cast<uint8_t>(w[0]);
   u.e1_8 = static_cast<uint8_t>(w[0] >> 8);
   u.e1_16 = static_cast<uint16_t>(w[0] >> 16);
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) u.nib[8 * i + j] = static_cast<uint8_t>((w[1 + i] >> (4 * j)) & 0xF);
+  // Eight codes per word, spread from nibbles to bytes with three shift-and-mask steps instead of
+  // a shift per code (every harness unpacks every vector for its golden model).
+  for (int i = 0; i < 8; ++i) {
+    uint64_t t = w[1 + i];  // nibble j = code 8i + j
+    t = (t | (t << 16)) & 0x0000FFFF0000FFFFull;
+    t = (t | (t << 8)) & 0x00FF00FF00FF00FFull;
+    t = (t | (t << 4)) & 0x0F0F0F0F0F0F0F0Full;
+    for (int j = 0; j < 8; ++j) u.nib[8 * i + j] = static_cast<uint8_t>(t >> (8 * j));  // byte j
+  }
   return u;
 }
 

@@ -83,7 +83,8 @@ KILLS = [
     # the overflow wrap needs 24 kept ones and a round-up, so |sum| >= 2^24: WS >= 26 (at WS 14 and
     # 23 the mutant is equivalent: formal/prove.py run round.ws23_we11 --mutant ... is proven)
     (r"^round\.(ws(2[6-9]|[3-9]\d|1\d\d)_we11|full)", ["formal.round_ovf_off_by_one"]),
-    (r"^round\.hif4_exact", ["h4.exp_bias", "h4.no_abs", "h4.frac_shift"]),
+    # the exact mode (g_exact: MAG_BITS < WS) of both users: hif4_dot64 and sparse_residual_add
+    (r"^round\.(hif4|sp)_exact", ["h4.exp_bias", "h4.no_abs", "h4.frac_shift"]),
     # hifsim_fp_add: the table's fpadd mutants where they change the adder's output. Not listed:
     # fpadd.clamp_26 and fpadd.swap_on_equal (equivalent, and the proof says so: `prove.py run
     # fpadd.m23_rne --mutant fpadd.clamp_26` is proven), ties_away and guard_position under RZ
@@ -107,6 +108,12 @@ KILLS = [
     (r"^ctrl\.(hif8_dot|bf16_dot64)\.stages3$", ["ad.cut_s2_at_4"]),
     (r"^ctrl\.sparse_residual_add\.stages5$", ["sp.cut_s7_missing"]),
     (r"^ctrl\.hif4_quantizer\.stages1$", ["q.cut_q2_missing_at_1"]),
+    # hifsim_pipe_reg, the register rank every unit is built from: every unit at every depth.
+    # STAGES >= 1: a full rank that refuses a new item while its own moves on breaks "out_ready
+    # implies in_ready"; a valid bit that never clears delivers an item twice. STAGES = 0: a
+    # disabled rank that ignores back-pressure accepts an item nobody takes.
+    (r"^ctrl\.\w+\.stages[1-9]$", ["pipe.no_pass_through", "pipe.valid_never_clears"]),
+    (r"^ctrl\.\w+\.stages0$", ["pipe.wire_ignores_ready"]),
     (r"^hif4\.", ["formal.h4_big_width_cut"]),
     (r"^hif4\.dot_full", ["h4.l3_group_index", "h4.sign_or", "h4.exp_offset", "h4.ss_operand_repeated", "h4.nan_needs_both"]),
     (r"^quant\.meta\.", ["q.l2_threshold", "q.l3_ignores_l2", "q.peak_of_three", "q.rec_lut", "q.e6m2_ties_away",

@@ -114,7 +114,12 @@ KILLS = [
     # disabled rank that ignores back-pressure accepts an item nobody takes.
     (r"^ctrl\.\w+\.stages[1-9]$", ["pipe.no_pass_through", "pipe.valid_never_clears"]),
     (r"^ctrl\.\w+\.stages0$", ["pipe.wire_ignores_ready"]),
-    (r"^hif4\.", ["formal.h4_big_width_cut"]),
+    # the tail (s2..s7): the table's tail mutants and the class-4 width cut
+    (r"^hif4\.(s6_tail|dot_full)", ["formal.h4_big_width_cut"]),
+    (r"^hif4\.s6_tail", ["h4.l2_shift_two_as_one", "h4.l2_shift_right", "h4.group_of_seven"]),
+    # the front end (s0, s1, s5): the table's front mutants
+    (r"^hif4\.s1_front", ["h4.l3_group_index", "h4.sign_or", "h4.exp_offset", "h4.ss_operand_repeated",
+                          "h4.nan_needs_both"]),
     (r"^hif4\.dot_full", ["h4.l3_group_index", "h4.sign_or", "h4.exp_offset", "h4.ss_operand_repeated", "h4.nan_needs_both"]),
     (r"^quant\.meta\.", ["q.l2_threshold", "q.l3_ignores_l2", "q.peak_of_three", "q.rec_lut", "q.e6m2_ties_away",
                          "formal.q_l23_lead_off_by_one", "formal.q_clamp_min_inclusive", "formal.q_clamp_max_code"]),

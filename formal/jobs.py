@@ -15,7 +15,8 @@ JOBS = {}
 # The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
-                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63", "hif4.s6_tail"}
+                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63", "hif4.s6_tail", "mx4.front",
+                "nv.front"}
 
 
 def kill_label(name):
@@ -126,3 +127,41 @@ for tag, opts in [("exact", {}), ("cmp", dict(CMP_BF16=1)), ("itn", dict(INF_TO_
 for tag, opts in [("away", {}), ("rne", dict(ELEM_RNE=1, CMP_BF16=1, INF_TO_NAN=1)), ("a6", dict(ASCEND_A6=1))]:
     quant_job(f"quant.elem.{tag}.k63", "formal" if tag == "away" else "formal-long", PART=1, K0=63, K1=64, **opts)
     quant_job(f"quant.elem.{tag}.all", "formal-long", PART=1, K0=0, K1=64, **opts)
+
+# ---- mxfp4_dot64 at STAGES = 0 against ref_mxfp4_dot (the MXFP4 definition, the exact two-term sum,
+# formal/mx/mx4_miter.sv): the whole unit, and split at the s2 -> s4a boundary (c2_data): the front
+# (decode, products, block sums, exponents) and the tail (alignment with its jam bit + rounding) for
+# every block-sum and exponent pair. The tail is the part the jam argument of the RTL rests on.
+MX4_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "mxfp4_dot64.sv"]
+MX4_FORMAL = ["ref/ref_round_wide.sv", "ref/ref_mxfp4_dot.sv", "mx/mx4_miter.sv"]
+job("mx4.whole", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict(PART=0), early_flatten=True)
+job("mx4.front", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal", dict(PART=1),
+    connect=[("tap", "dut.c2_data")])
+job("mx4.tail", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict(PART=2),
+    connect=[("dut.c2_data", "c2")])
+# the tail for the exponent pairs at most 64 binades apart (every alignment and the first 24 jam
+# distances; a 79-bit exact field instead of 525 bits)
+job("mx4.tail.d64", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict(PART=2, DMAX=64),
+    connect=[("dut.c2_data", "c2")])
+
+# ---- nvfp4_dot64 at STAGES = 0 against ref_nvfp4_dot (formal/nv/nv_miter.sv): the whole unit, and
+# split at the sub-block sums c2_data[51:0] (front: decode, products, sums; tail: the scale decode,
+# the four S x scA x scB products, the exact sum and the rounding, for every S and every scale)
+NV_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "nvfp4_dot64.sv"]
+NV_FORMAL = ["ref/ref_round.sv", "ref/ref_nvfp4_dot.sv", "nv/nv_miter.sv"]
+job("nv.whole", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=0), early_flatten=True)
+job("nv.front", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal", dict(PART=1),
+    connect=[("tap", "dut.c2_data[51:0]")])
+job("nv.tail", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=2),
+    connect=[("dut.c2_data[51:0]", "s")])
+
+# ---- mxfp8_dot32 at STAGES = 0 against ref_mxfp8_dot (formal/mx/mx8_miter.sv), E4M3 and E5M2
+MX8_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "mxfp8_dot32.sv"]
+MX8_FORMAL = ["ref/ref_round.sv", "ref/ref_mxfp8_dot.sv", "mx/mx8_miter.sv"]
+for tag, e5 in (("e4m3", 0), ("e5m2", 1)):
+    job(f"mx8.{tag}", "mx8_miter", MX8_RTL, MX8_FORMAL, "cec", "formal-long", dict(E5M2=e5), early_flatten=True)
+
+# ref_round_wide (the wide fields' rounding reference) = ref_round, every input of the width
+for ws in (40, 80):
+    job(f"round.wide_lemma.ws{ws}", "wide_lemma_miter", [], ["ref/ref_round.sv", "ref/ref_round_wide.sv",
+        "round/wide_lemma_miter.sv"], "cec", "formal-long", dict(WS=ws, WE=12))

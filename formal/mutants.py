@@ -70,6 +70,18 @@ NEW = {
         file="hif4_quantizer.sv", find="if (A6 && c2_data[WX + 24*WV +: 8] == 8'h00) q3_e1 = '0;",
         replace="if (1'b0) q3_e1 = '0;",
         what="ASCEND_A6: a code-0x00 unit keeps its level bits (computed against REC = 2^48, not 0)"),
+    # mxfp4_dot64 tail (mx4.tail*): the jam bit dropped. S[h] x 2^X[h] alone is representable
+    # whenever the result is normal, so only a subnormal or underflowing result (a tie at a
+    # subnormal quantum, broken by the low term) tells the difference.
+    "formal.mx4_jam_dropped": dict(
+        file="mxfp4_dot64.sv", find="else                              lo = sl[WS-1] ? {WF{1'b1}} : WF'(1);  // the jam bit, +-1",
+        replace="else                              lo = '0;",
+        what="the low term more than 40 binades below is dropped instead of jammed"),
+    # the jam distance one late: a low term 41 binades below is shifted by 40 - 41 (mod 64)
+    "formal.mx4_jam_one_late": dict(
+        file="mxfp4_dot64.sv", find="else if ($signed(d) <= $signed((WX+1)'(D))) lo",
+        replace="else if ($signed(d) <= $signed((WX+1)'(D + 1))) lo",
+        what="a low term exactly 41 binades below is aligned (out of the field) instead of jammed"),
 }
 
 # job name (regex) -> mutant ids it must refute
@@ -131,6 +143,17 @@ KILLS = [
     (r"^quant\.elem\.rne", ["q.elem_rne_ignored"]),
     (r"^quant\.meta\.a6", ["formal.q_a6_code0_levels", "formal.q_cmp_guard_ignored"]),
     (r"^quant\.elem\.a6", ["q.a6_product_not_rounded", "q.a6_sign_from_x", "q.a6_code0_not_zero"]),
+    # the dot datapaths against their format references (formal/mx, formal/nv)
+    (r"^mx4\.(tail|whole)", ["mx4.jam_sign", "mx4.lsb_offset", "mx4.zero_block_not_skipped",
+                             "formal.mx4_jam_dropped", "formal.mx4_jam_one_late"]),
+    (r"^mx4\.(front|whole)", ["mx4.block_of_31", "mx4.exp_offset", "mx4.nan_scale_a1", "pkg.e2m1_six_as_five"]),
+    (r"^nv\.(front|whole)", ["nv.sub_block_of_15", "nv.prod_sign_or", "pkg.e2m1_six_as_five"]),
+    (r"^nv\.(tail|whole)", ["nv.scale_sign_dropped", "nv.tt_offset", "nv.ss_operand_repeated", "nv.nan_a_only",
+                            "nv.align_offset", "pkg.e4m3_nan_code"]),
+    (r"^mx8\.", ["mx8.inf_times_zero_finite", "mx8.inf_sign_a", "mx8.shift_operand_repeated", "mx8.scale_nan_a_only",
+                  "mx8.no_negate", "mx8.inf_minus_inf", "mx8.min_exp"]),
+    (r"^mx8\.e4m3", ["pkg.e4m3_nan_code"]),
+    (r"^mx8\.e5m2", ["pkg.e5m2_subnormal_exp"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

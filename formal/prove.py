@@ -71,11 +71,18 @@ def yosys_aig(job, rtl_dir, tmp):
     srcs = [os.path.join(rtl_dir, f) for f in rtl] + formal
     # a negative value as 32-bit two's complement (chparam does not parse a leading minus)
     chparam = "".join(f"chparam -set {k} {ysval(v)} {job['top']}; " for k, v in job.get("params", {}).items())
+    # connect: (lhs, rhs) net pairs joined after flattening, lhs := rhs (its old drivers cut): a
+    # miter reads a stage boundary of the unit through an undriven wire (tap := dut.x), or cuts the
+    # unit there and drives the boundary from a free input (dut.x := input); the RTL is unchanged.
+    # -nomap: only the named net loses its driver; without it `connect` cuts every alias of the net
+    # too (a signal passed on unchanged, e.g. a NaN flag carried to the next stage, lost its driver)
+    connects = "".join(f"connect -nomap -set {l} {r}; " for l, r in job.get("connect", []))
     aig = os.path.join(tmp, "job.aig")
     script = (f"read_verilog -sv -formal {' '.join(srcs)}; {chparam}"
               # early_flatten: flatten and drop the logic no assert reads before `prep` optimises
               # (a miter that reads one part of a big unit: 2-3x less Yosys time)
-              + (f"hierarchy -top {job['top']}; proc; flatten; opt_clean; " if job.get("early_flatten") else "")
+              + (f"hierarchy -top {job['top']}; proc; flatten; {connects}opt_clean; "
+                 if job.get("early_flatten") or connects else "")
               + f"prep -top {job['top']}; flatten; opt -fast; techmap; "
               # lean: no opt pass on the gate-level netlist (ABC strashes the AIG anyway; the adder
               # miter's AIG is the same, 14,599 ANDs, and its elaboration 18 -> 12 s CPU)

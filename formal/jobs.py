@@ -122,3 +122,30 @@ for tag, opts in [("exact", {}), ("cmp", dict(CMP_BF16=1)), ("itn", dict(INF_TO_
 for tag, opts in [("away", {}), ("rne", dict(ELEM_RNE=1, CMP_BF16=1, INF_TO_NAN=1)), ("a6", dict(ASCEND_A6=1))]:
     quant_job(f"quant.elem.{tag}.k63", "formal" if tag == "away" else "formal-long", PART=1, K0=63, K1=64, **opts)
     quant_job(f"quant.elem.{tag}.all", "formal-long", PART=1, K0=0, K1=64, **opts)
+
+# ---- no X on the outputs from defined inputs: two copies of the unit, the same inputs, every
+# unreset register arbitrary and independent in each copy; the handshake outputs always equal, the
+# data outputs equal while out_valid (formal/nox_wrap.py), unbounded (ABC pdr).
+# (unit, tag, fixed parameters, depths, outputs compared in every cycle): the catalog's default
+# parameters (tag ""), the unit's default STAGES first; a tag names a reduced parameter set.
+NOX_UNITS = [("hif4_dot64", "", {}, [3, 0, 1, 5], ()), ("nvfp4_dot64", "", {}, [3, 1], ()),
+             ("mxfp4_dot64", "", {}, [2, 4], ()), ("mxfp8_dot32", "", {"E5M2": 0}, [2, 3], ()),
+             ("hif8_dot", "", {"N": 64, "W": 0, "STICKY": 0}, [3], ()),
+             ("bf16_dot64", "", {"W": 64, "STICKY": 1}, [3], ()),
+             ("hif4_quantizer", "", {}, [3, 4], ()), ("sparse_residual_add", "", {}, [3, 0, 5], ("acc",)),
+             ("hadamard16", "", {}, [2, 5], ()), ("sr_quantizer", "", {"SR_BITS": 8, "FMT": 0}, [4, 6], ()),
+             # the tile memory: 2 x T x T x W flops per copy (32,768 in the two copies at T=16
+             # W=32); the reduced tiles are the same RTL with a smaller generate loop
+             ("transpose_buffer", "", {"T": 16, "W": 32}, [1, 0], ()),
+             ("transpose_buffer", "t4_w2.", {"T": 4, "W": 2}, [1, 0], ()),
+             ("transpose_buffer", "t2_w1.", {"T": 2, "W": 1}, [1, 0], ())]
+NOX_DEFAULT = set()
+for unit, tag, extra, stages, always in NOX_UNITS:
+    for s in stages:
+        job(f"nox.{unit}.{tag}stages{s}", "nox_top", [], [], "pdr",
+            "formal" if (unit, tag, s) in NOX_DEFAULT else "formal-long",
+            unit=unit, unit_params=dict(extra, STAGES=s), wrap="nox", always=always, keep_ffs=True)
+# fp32_acc has no handshake: its one output, the accumulator register (reset), in every cycle
+for m, rz in [(23, 0), (1, 0), (10, 1)]:
+    job(f"nox.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "pdr", "formal-long",
+        unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="nox", keep_ffs=True)

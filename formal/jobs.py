@@ -15,7 +15,8 @@ JOBS = {}
 # The mutant checks (prove.py kill) that run in the default suite; every other one is formal-long.
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
-                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63"}
+                "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63",
+                "nox.transpose_buffer.t2_w1.stages1", "nox.fp32_acc.m1_rne"}
 
 
 def kill_label(name):
@@ -139,7 +140,10 @@ NOX_UNITS = [("hif4_dot64", "", {}, [3, 0, 1, 5], ()), ("nvfp4_dot64", "", {}, [
              ("transpose_buffer", "", {"T": 16, "W": 32}, [1, 0], ()),
              ("transpose_buffer", "t4_w2.", {"T": 4, "W": 2}, [1, 0], ()),
              ("transpose_buffer", "t2_w1.", {"T": 2, "W": 1}, [1, 0], ())]
-NOX_DEFAULT = set()
+# In the default suite: the small tiles of transpose_buffer (a register rank and the tile memory;
+# about a second each) and fp32_acc m1_rne (its accumulator register), with their mutant checks;
+# every dot unit and the default tile take minutes of pdr (docs/formal.md): formal-long.
+NOX_DEFAULT = {("transpose_buffer", "t2_w1.", 1), ("transpose_buffer", "t4_w2.", 1)}
 for unit, tag, extra, stages, always in NOX_UNITS:
     for s in stages:
         job(f"nox.{unit}.{tag}stages{s}", "nox_top", [], [], "pdr",
@@ -147,5 +151,5 @@ for unit, tag, extra, stages, always in NOX_UNITS:
             unit=unit, unit_params=dict(extra, STAGES=s), wrap="nox", always=always, keep_ffs=True)
 # fp32_acc has no handshake: its one output, the accumulator register (reset), in every cycle
 for m, rz in [(23, 0), (1, 0), (10, 1)]:
-    job(f"nox.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "pdr", "formal-long",
+    job(f"nox.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "pdr", "formal" if m == 1 else "formal-long",
         unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="nox", keep_ffs=True)

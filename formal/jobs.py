@@ -133,12 +133,16 @@ NOX_UNITS = [("hif4_dot64", "", {}, [3, 0, 1, 5], ()), ("nvfp4_dot64", "", {}, [
              ("mxfp4_dot64", "", {}, [2, 4], ()), ("mxfp8_dot32", "", {"E5M2": 0}, [2, 3], ()),
              ("hif8_dot", "", {"N": 64, "W": 0, "STICKY": 0}, [3], ()),
              ("bf16_dot64", "", {"W": 64, "STICKY": 1}, [3], ()),
+             # the narrower alignment windows the control jobs use (CTRL_UNITS)
+             ("hif8_dot", "n16_w24.", {"N": 16, "W": 24, "STICKY": 0}, [3], ()),
+             ("bf16_dot64", "w16.", {"W": 16, "STICKY": 0}, [3], ()),
              ("hif4_quantizer", "", {}, [3, 4], ()), ("sparse_residual_add", "", {}, [3, 0, 5], ("acc",)),
-             ("hadamard16", "", {}, [2, 5], ()), ("sr_quantizer", "", {"SR_BITS": 8, "FMT": 0}, [4, 6], ()),
+             ("hadamard16", "", {}, [2, 1, 5], ()), ("sr_quantizer", "", {"SR_BITS": 8, "FMT": 0}, [4, 1, 6], ()),
              # the tile memory: 2 x T x T x W flops per copy (32,768 in the two copies at T=16
              # W=32); the reduced tiles are the same RTL with a smaller generate loop
              ("transpose_buffer", "", {"T": 16, "W": 32}, [1, 0], ()),
              ("transpose_buffer", "t4_w2.", {"T": 4, "W": 2}, [1, 0], ()),
+             ("transpose_buffer", "t8_w4.", {"T": 8, "W": 4}, [1], ()),
              ("transpose_buffer", "t2_w1.", {"T": 2, "W": 1}, [1, 0], ())]
 # In the default suite: the small tiles of transpose_buffer (a register rank and the tile memory;
 # about a second each) and fp32_acc m1_rne (its accumulator register), with their mutant checks;

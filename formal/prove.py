@@ -81,8 +81,10 @@ def yosys_aig(job, rtl_dir, tmp):
               # keep_ffs (the two-copy no-X jobs): every flop marked `keep` right after `proc`,
               # before any opt pass. Otherwise opt_merge, after `flatten`, merges a flop of copy a
               # with its twin in copy b (same D, same enable, no init value), the twins then share
-              # their arbitrary initial value and the proof says nothing (measured on a two-flop
-              # test: merged without the mark, refuted with it)
+              # their arbitrary initial value and the proof says nothing (a two-flop test, each
+              # copy a register loaded from an input under an input enable: merged and proven
+              # without the mark, refuted with it; in the units a rank's enable reads its own
+              # valid bit, so no twins merged there, but the mark makes it so for any unit)
               + (f"hierarchy -top {job['top']}; proc; setattr -set keep 1 t:$*dff* t:$*ff*; "
                  if job.get("keep_ffs") else "")
               # early_flatten: flatten and drop the logic no assert reads before `prep` optimises

@@ -16,7 +16,7 @@ JOBS = {}
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
                 "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63", "hif4.s6_tail", "mx4.front",
-                "nv.front"}
+                "nv.front", "nox.transpose_buffer.t2_w1.stages1", "nox.fp32_acc.m1_rne"}
 
 
 def kill_label(name):
@@ -165,3 +165,36 @@ for tag, e5 in (("e4m3", 0), ("e5m2", 1)):
 for ws in (40, 80):
     job(f"round.wide_lemma.ws{ws}", "wide_lemma_miter", [], ["ref/ref_round.sv", "ref/ref_round_wide.sv",
         "round/wide_lemma_miter.sv"], "cec", "formal-long", dict(WS=ws, WE=12))
+# ---- no X on the outputs from defined inputs: two copies of the unit, the same inputs, every
+# unreset register arbitrary and independent in each copy; the handshake outputs always equal, the
+# data outputs equal while out_valid (formal/nox_wrap.py), unbounded (ABC pdr).
+# (unit, tag, fixed parameters, depths, outputs compared in every cycle): the catalog's default
+# parameters (tag ""), the unit's default STAGES first; a tag names a reduced parameter set.
+NOX_UNITS = [("hif4_dot64", "", {}, [3, 0, 1, 5], ()), ("nvfp4_dot64", "", {}, [3, 1], ()),
+             ("mxfp4_dot64", "", {}, [2, 4], ()), ("mxfp8_dot32", "", {"E5M2": 0}, [2, 3], ()),
+             ("hif8_dot", "", {"N": 64, "W": 0, "STICKY": 0}, [3], ()),
+             ("bf16_dot64", "", {"W": 64, "STICKY": 1}, [3], ()),
+             # the narrower alignment windows the control jobs use (CTRL_UNITS)
+             ("hif8_dot", "n16_w24.", {"N": 16, "W": 24, "STICKY": 0}, [3], ()),
+             ("bf16_dot64", "w16.", {"W": 16, "STICKY": 0}, [3], ()),
+             ("hif4_quantizer", "", {}, [3, 4], ()), ("sparse_residual_add", "", {}, [3, 0, 5], ("acc",)),
+             ("hadamard16", "", {}, [2, 1, 5], ()), ("sr_quantizer", "", {"SR_BITS": 8, "FMT": 0}, [4, 1, 6], ()),
+             # the tile memory: 2 x T x T x W flops per copy (32,768 in the two copies at T=16
+             # W=32); the reduced tiles are the same RTL with a smaller generate loop
+             ("transpose_buffer", "", {"T": 16, "W": 32}, [1, 0], ()),
+             ("transpose_buffer", "t4_w2.", {"T": 4, "W": 2}, [1, 0], ()),
+             ("transpose_buffer", "t8_w4.", {"T": 8, "W": 4}, [1], ()),
+             ("transpose_buffer", "t2_w1.", {"T": 2, "W": 1}, [1, 0], ())]
+# In the default suite: the small tiles of transpose_buffer (a register rank and the tile memory;
+# about a second each) and fp32_acc m1_rne (its accumulator register), with their mutant checks;
+# every dot unit and the default tile take minutes of pdr (docs/formal.md): formal-long.
+NOX_DEFAULT = {("transpose_buffer", "t2_w1.", 1), ("transpose_buffer", "t4_w2.", 1)}
+for unit, tag, extra, stages, always in NOX_UNITS:
+    for s in stages:
+        job(f"nox.{unit}.{tag}stages{s}", "nox_top", [], [], "pdr",
+            "formal" if (unit, tag, s) in NOX_DEFAULT else "formal-long",
+            unit=unit, unit_params=dict(extra, STAGES=s), wrap="nox", always=always, keep_ffs=True)
+# fp32_acc has no handshake: its one output, the accumulator register (reset), in every cycle
+for m, rz in [(23, 0), (1, 0), (10, 1)]:
+    job(f"nox.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "pdr", "formal" if m == 1 else "formal-long",
+        unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="nox", keep_ffs=True)

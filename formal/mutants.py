@@ -82,6 +82,32 @@ NEW = {
         file="mxfp4_dot64.sv", find="else if ($signed(d) <= $signed((WX+1)'(D))) lo",
         replace="else if ($signed(d) <= $signed((WX+1)'(D + 1))) lo",
         what="a low term exactly 41 binades below is aligned (out of the field) instead of jammed"),
+    # no X on the outputs (nox.* jobs): each lets a register's contents from before any defined
+    # input reach an output the unit calls valid; the two-copy proof must see it.
+    "formal.pipe_data_en_dn_ready": dict(
+        file="hifsim_pipe_reg.sv", find="if (up_ready && up_valid) d_q <= up_data;",
+        replace="if (dn_ready && up_valid) d_q <= up_data;",
+        what="a register rank captures its data on the downstream ready instead of its own: an item "
+             "taken into an empty rank while the output is stalled leaves the data register as it "
+             "was (after reset: never written) and is delivered with those contents"),
+    "formal.acc_no_reset": dict(
+        file="fp32_acc.sv",
+        find="always_ff @(posedge clk or negedge rst_n) begin\n    if (!rst_n)                 acc_q <= '0;\n"
+             "    else if (clear)",
+        replace="always_ff @(posedge clk) begin\n    if (clear)",
+        what="fp32_acc: the register is not reset (only `clear` zeroes it): after reset `acc` is its "
+             "power-up value until the first clear or init"),
+    "formal.sp_acc_no_reset": dict(
+        file="sparse_residual_add.sv",
+        find="always_ff @(posedge clk or negedge rst_n) begin\n    if (!rst_n)                       acc_q <= '0;\n"
+             "    else if (c7_valid && out_ready)",
+        replace="always_ff @(posedge clk) begin\n    if (c7_valid && out_ready)",
+        what="sparse_residual_add: the accumulator register is not reset: `acc`, and out_acc of a "
+             "transaction without acc_start, carry its power-up value"),
+    "formal.tpb_write_bank_from_read": dict(
+        file="transpose_buffer.sv", find="if (fire_in && wb_q == b[0]", replace="if (fire_in && rb_q == b[0]",
+        what="transpose_buffer: the row write enable selects the bank by the read side's bank, so the "
+             "second tile is written over the first while bank 1 is never written and is read"),
 }
 
 # job name (regex) -> mutant ids it must refute
@@ -154,6 +180,15 @@ KILLS = [
                   "mx8.no_negate", "mx8.inf_minus_inf", "mx8.min_exp"]),
     (r"^mx8\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^mx8\.e5m2", ["pkg.e5m2_subnormal_exp"]),
+    # no X: a unit's register ranks (every unit with a hifsim_pipe_reg rank at that depth), its
+    # accumulator register, its tile memory. The table's tpb.bank_select_inverted (the column read
+    # from the bank not yet written) and tpb.last_row_early (a bank read before its last row is
+    # written) also read unwritten storage. pipe.data_loads_without_valid must stay proven (junk
+    # loaded on a bubble is the defined input `up_data`, and never read).
+    (r"^nox\..*\.stages[1-9]$", ["formal.pipe_data_en_dn_ready"]),
+    (r"^nox\.fp32_acc\.", ["formal.acc_no_reset"]),
+    (r"^nox\.sparse_residual_add\.", ["formal.sp_acc_no_reset"]),
+    (r"^nox\.transpose_buffer\.", ["formal.tpb_write_bank_from_read", "tpb.bank_select_inverted", "tpb.last_row_early"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

@@ -59,14 +59,19 @@ def ysval(v):
 def yosys_aig(job, rtl_dir, tmp):
     rtl = job["rtl"]
     formal = [os.path.join(HERE, f) for f in job["formal"]]
-    if job.get("unit"):  # a control job: the unit's own file list, the generated property wrapper
-        import ctrl_wrap
+    if job.get("unit"):  # a control or no-X job: the unit's own file list, a generated wrapper
         sys.path.insert(0, os.path.join(ROOT, "scripts"))
         from mutate_rtl import list_sources
         rtl = list_sources(os.path.join(rtl_dir, job["unit"] + ".f"))
-        wrap = os.path.join(tmp, "ctrl_top.sv")
         text = open(os.path.join(rtl_dir, job["unit"] + ".sv")).read()
-        open(wrap, "w").write(ctrl_wrap.wrapper(job["unit"], text, job["unit_params"]))
+        if job.get("wrap") == "nox":
+            import nox_wrap
+            src = nox_wrap.wrapper(job["unit"], text, job["unit_params"], job.get("always", ()))
+        else:
+            import ctrl_wrap
+            src = ctrl_wrap.wrapper(job["unit"], text, job["unit_params"])
+        wrap = os.path.join(tmp, job["top"] + ".sv")
+        open(wrap, "w").write(src)
         formal.append(wrap)
     srcs = [os.path.join(rtl_dir, f) for f in rtl] + formal
     # a negative value as 32-bit two's complement (chparam does not parse a leading minus)
@@ -79,6 +84,15 @@ def yosys_aig(job, rtl_dir, tmp):
     connects = "".join(f"connect -nomap -set {l} {r}; " for l, r in job.get("connect", []))
     aig = os.path.join(tmp, "job.aig")
     script = (f"read_verilog -sv -formal {' '.join(srcs)}; {chparam}"
+              # keep_ffs (the two-copy no-X jobs): every flop marked `keep` right after `proc`,
+              # before any opt pass. Otherwise opt_merge, after `flatten`, merges a flop of copy a
+              # with its twin in copy b (same D, same enable, no init value), the twins then share
+              # their arbitrary initial value and the proof says nothing (a two-flop test, each
+              # copy a register loaded from an input under an input enable: merged and proven
+              # without the mark, refuted with it; in the units a rank's enable reads its own
+              # valid bit, so no twins merged there, but the mark makes it so for any unit)
+              + (f"hierarchy -top {job['top']}; proc; setattr -set keep 1 t:$*dff* t:$*ff*; "
+                 if job.get("keep_ffs") else "")
               # early_flatten: flatten and drop the logic no assert reads before `prep` optimises
               # (a miter that reads one part of a big unit: 2-3x less Yosys time)
               + (f"hierarchy -top {job['top']}; proc; flatten; {connects}opt_clean; "

@@ -1,0 +1,58 @@
+"""The self-composition wrapper of a no-X job (formal/prove.py, docs/formal.md "No X"): two copies
+of the unit, dut_a and dut_b, driven by the SAME inputs (every input port of the unit: clk, rst_n,
+the handshake, the data and any configuration or sideband input), reset asserted in the first cycle,
+and the assertion that the copies cannot be told apart:
+  - the handshake outputs (in_ready, out_valid) are equal in every cycle;
+  - while out_valid is high, every data output is equal;
+  - the outputs named in `always` (a register that is reset, e.g. sparse_residual_add's acc, and
+    every output of a unit without out_valid, fp32_acc) are equal in every cycle.
+Every register that is not reset starts with arbitrary contents, independently in the two copies
+(prove.py keeps the flops of the copies apart and write_aiger -zinit gives each an own initial
+value), so a proof says: the outputs are a function of the inputs since reset alone, whatever the
+unreset registers held -- the two-valued meaning of "no X on the outputs from defined inputs".
+The assertions hold from the first cycle on (the units' resets are asynchronous: out_valid is
+low while rst_n is low). Generated from the unit's port list like formal/ctrl_wrap.py."""
+import re
+
+from ctrl_wrap import ports
+
+HANDSHAKE_OUT = ("in_ready", "out_valid")
+
+
+def wrapper(unit, sv_text, params, always=()):
+    ps = ports(sv_text, unit)
+    for k, v in params.items():
+        ps = [(d, re.sub(r"\b%s\b" % k, str(v), w), n) for d, w, n in ps]
+    names = [n for _, _, n in ps]
+    has_valid = "out_valid" in names
+    ins = [(w, n) for d, w, n in ps if d == "input"]
+    outs = [(w, n) for d, w, n in ps if d == "output"]
+    decl = ",\n".join(f"  input logic {w} {n}" for w, n in ins)
+    locs = "\n".join(f"  logic {w} a_{n}, b_{n};" for w, n in outs)
+    par = ", ".join(f".{k}({v})" for k, v in params.items())
+
+    def inst(tag):
+        conn = [f".{n}({n})" for _, n in ins] + [f".{n}({tag}_{n})" for _, n in outs]
+        return f"  {unit} #({par}) dut_{tag} ({', '.join(conn)});"
+
+    checks = []
+    for _, n in outs:
+        if n in HANDSHAKE_OUT or n in always or not has_valid:
+            checks.append(f"    assert (a_{n} == b_{n});")
+        else:
+            checks.append(f"    if (a_out_valid) assert (a_{n} == b_{n});")
+    body = "\n".join(checks)
+    return f"""module nox_top (
+{decl}
+);
+{locs}
+{inst("a")}
+{inst("b")}
+  logic first = 1'b1;
+  always_ff @(posedge clk) first <= 1'b0;
+  always_comb begin
+    if (first) assume (!rst_n);
+{body}
+  end
+endmodule
+"""

@@ -58,7 +58,7 @@ def say(msg: str) -> None:
 def _torch():
     # torch's scalar kernels, not its AVX2 ones: the AVX2 kernels' float64 reductions (the norm and
     # softmax backward) round differently on different CPUs -- an AMD EPYC and an Intel Xeon, both
-    # running the AVX2 kernels, recorded 2 of the 405 tensor files with different bits -- while the
+    # running the AVX2 kernels, recorded 2 of the 255 tensor files with different bits -- while the
     # scalar kernels, the reference BLAS and one thread give one summation order on any x86-64.
     # Read by torch at its first kernel dispatch, so it is set before the import.
     os.environ["ATEN_CPU_CAPABILITY"] = "default"

@@ -152,10 +152,10 @@ fmt::Hif4Unit hif4_quantize_random_opts(SplitMix64& r, const float* x) {
   fmt::Hif4Options o;
   o.element_rounding = r.below(4) == 0 ? fmt::Rounding::nearest_even : fmt::Rounding::nearest_away;
   o.compare = r.below(4) == 0 ? fmt::Hif4Compare::bf16_rounded : fmt::Hif4Compare::exact;
-  // The fast quantizer: unit for unit the reference hif4_quantize for every option (it takes the
-  // reference itself for the ones its kernel does not handle, such as the BF16-rounded compare;
-  // tests/formats/test_qdq_fast.cpp Hif4CodesEqualTheReferenceQuantizer), so the vectors are the
-  // same, at a fifth of the co-simulation's instructions less (docs/cosim.md section 12).
+  // The fast quantizer: unit for unit the reference hif4_quantize for every option, both level
+  // compares included (tests/formats/test_qdq_fast.cpp Hif4CodesEqualTheReferenceQuantizer), so
+  // the vectors are the same, at a quarter of hif4_dot64's co-simulation instructions less
+  // (docs/results/cosim-throughput-2026-12-07.md).
   return fmt::hif4_quantize_fast(x, o);
 }
 

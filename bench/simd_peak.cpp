@@ -81,6 +81,65 @@ __attribute__((target("avx2"), noinline)) double maddubs256(long n) {
   return 12.0 * 32 * n;
 }
 
+// The same on ymm with the VEX encoding of AVX-VNNI (the avxvnni kernel's dot4).
+__attribute__((target("avx2,avxvnni"), noinline)) double vnni256(long n) {
+  __m256i acc[12];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  __m256i x = _mm256_set1_epi8(3), y = _mm256_set1_epi8(5);
+  for (long i = 0; i < n; ++i) {
+    for (auto& a : acc) a = _mm256_dpbusd_avx_epi32(a, x, y);
+    __asm__ volatile("" : "+v"(x), "+v"(y));
+  }
+  int s = 0;
+  for (auto& a : acc) s += _mm256_extract_epi32(a, 0);
+  __asm__ volatile("" ::"r"(s));
+  return 12.0 * 32 * n;
+}
+
+// int16 pairs (the fp family's integer kernel, gemm_kernels_fpi.hpp): vpdpwssd zmm / ymm, and
+// vpmaddwd + vpaddd ymm where the CPU has no VNNI.
+__attribute__((target("avx512f,avx512bw,avx512vnni"), noinline)) double vnni512_i16(long n) {
+  __m512i acc[12];
+  for (auto& a : acc) a = _mm512_setzero_si512();
+  __m512i x = _mm512_set1_epi16(3), y = _mm512_set1_epi16(5);
+  for (long i = 0; i < n; ++i) {
+    for (auto& a : acc) a = _mm512_dpwssd_epi32(a, x, y);
+    __asm__ volatile("" : "+v"(x), "+v"(y));
+  }
+  long s = 0;
+  for (auto& a : acc) s += _mm512_reduce_add_epi32(a);
+  __asm__ volatile("" ::"r"(s));
+  return 12.0 * 32 * n;
+}
+
+__attribute__((target("avx2,avxvnni"), noinline)) double vnni256_i16(long n) {
+  __m256i acc[12];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  __m256i x = _mm256_set1_epi16(3), y = _mm256_set1_epi16(5);
+  for (long i = 0; i < n; ++i) {
+    for (auto& a : acc) a = _mm256_dpwssd_avx_epi32(a, x, y);
+    __asm__ volatile("" : "+v"(x), "+v"(y));
+  }
+  int s = 0;
+  for (auto& a : acc) s += _mm256_extract_epi32(a, 0);
+  __asm__ volatile("" ::"r"(s));
+  return 12.0 * 16 * n;
+}
+
+__attribute__((target("avx2"), noinline)) double madd256_i16(long n) {
+  __m256i acc[12];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  __m256i x = _mm256_set1_epi16(3), y = _mm256_set1_epi16(5);
+  for (long i = 0; i < n; ++i) {
+    for (auto& a : acc) a = _mm256_add_epi32(a, _mm256_madd_epi16(x, y));
+    __asm__ volatile("" : "+v"(x), "+v"(y));
+  }
+  int s = 0;
+  for (auto& a : acc) s += _mm256_extract_epi32(a, 0);
+  __asm__ volatile("" ::"r"(s));
+  return 12.0 * 16 * n;
+}
+
 __attribute__((target("avx2,fma"), noinline)) double fma256_ps(long n) {
   __m256 acc[12];
   for (auto& a : acc) a = _mm256_setzero_ps();
@@ -164,7 +223,11 @@ int main(int argc, char** argv) {
       {"avx512_vnni_int8", "vpdpbusd zmm: 64 int8 MACs", CpuVariant::avx512, &vnni512},
       {"avx512_fma_fp32", "vfmadd231ps zmm: 16 FP32 MACs", CpuVariant::avx512, &fma512_ps},
       {"avx512_fma_fp64", "vfmadd231pd zmm: 8 FP64 MACs", CpuVariant::avx512, &fma512_pd},
+      {"avx512_vnni_int16", "vpdpwssd zmm: 32 int16 MACs", CpuVariant::avx512, &vnni512_i16},
+      {"avxvnni_int8", "vpdpbusd ymm (VEX): 32 int8 MACs", CpuVariant::avxvnni, &vnni256},
+      {"avxvnni_int16", "vpdpwssd ymm (VEX): 16 int16 MACs", CpuVariant::avxvnni, &vnni256_i16},
       {"avx2_maddubs_int8", "vpmaddubsw + vpaddw ymm: 32 int8 MACs", CpuVariant::avx2, &maddubs256},
+      {"avx2_madd_int16", "vpmaddwd + vpaddd ymm: 16 int16 MACs", CpuVariant::avx2, &madd256_i16},
       {"avx2_fma_fp32", "vfmadd231ps ymm: 8 FP32 MACs", CpuVariant::avx2, &fma256_ps},
       {"avx2_fma_fp64", "vfmadd231pd ymm: 4 FP64 MACs", CpuVariant::avx2, &fma256_pd},
   };

@@ -18,9 +18,10 @@ GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option)
   if (name == "auto") return GemmKernel::automatic;
   if (name == "portable") return GemmKernel::portable;
   if (name == "avx2") return GemmKernel::avx2;
+  if (name == "avxvnni") return GemmKernel::avxvnni;
   if (name == "avx512") return GemmKernel::avx512;
   if (name == "reference") return GemmKernel::reference;
-  throw Error("command line", option, "'" + name + "' is not auto, portable, avx2, avx512 or reference");
+  throw Error("command line", option, "'" + name + "' is not auto, portable, avx2, avxvnni, avx512 or reference");
 }
 
 int dot_width(const GemmSpec& s) {
@@ -90,6 +91,7 @@ CpuVariant variant_for(const GemmSpec& s) {
   switch (s.kernel) {
     case GemmKernel::portable: v = CpuVariant::portable; break;
     case GemmKernel::avx2: v = CpuVariant::avx2; break;
+    case GemmKernel::avxvnni: v = CpuVariant::avxvnni; break;
     case GemmKernel::avx512: v = CpuVariant::avx512; break;
     default: return automatic_variant();
   }

@@ -81,13 +81,14 @@ const char* variant_name(CpuVariant v) {
   switch (v) {
     case CpuVariant::portable: return "portable";
     case CpuVariant::avx2: return "avx2";
+    case CpuVariant::avxvnni: return "avxvnni";
     case CpuVariant::avx512: return "avx512";
   }
   return "?";
 }
 
 std::optional<CpuVariant> parse_variant(const std::string& name) {
-  for (CpuVariant v : {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avx512})
+  for (CpuVariant v : kAllVariants)
     if (name == variant_name(v)) return v;
   return std::nullopt;
 }
@@ -106,6 +107,11 @@ std::string variant_unavailable_reason(CpuVariant v) {
       if (!f.avx2 || !f.fma) return "the CPU lacks AVX2 or FMA";
       if (!f.os_ymm) return "the OS does not enable the AVX register state (XCR0)";
       return "";
+    case CpuVariant::avxvnni:
+      if (!f.avx2 || !f.fma) return "the CPU lacks AVX2 or FMA";
+      if (!f.avxvnni) return "the CPU lacks AVX-VNNI";
+      if (!f.os_ymm) return "the OS does not enable the AVX register state (XCR0)";
+      return "";
     case CpuVariant::avx512:
       if (!(f.avx512f && f.avx512bw && f.avx512dq && f.avx512vl)) return "the CPU lacks AVX-512 F/BW/DQ/VL";
       if (!f.avx512vnni) return "the CPU lacks AVX-512 VNNI";
@@ -120,7 +126,7 @@ bool variant_runnable(CpuVariant v) { return variant_unavailable_reason(v).empty
 
 std::vector<CpuVariant> runnable_variants() {
   std::vector<CpuVariant> out;
-  for (CpuVariant v : {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avx512})
+  for (CpuVariant v : kAllVariants)
     if (variant_runnable(v)) out.push_back(v);
   return out;
 }
@@ -128,14 +134,12 @@ std::vector<CpuVariant> runnable_variants() {
 CpuVariant automatic_variant() {
   if (const char* env = std::getenv("HIFSIM_KERNEL"); env && *env && std::strcmp(env, "auto") != 0) {
     const std::optional<CpuVariant> v = parse_variant(env);
-    if (!v) throw Error("HIFSIM_KERNEL", env, "must be auto, portable, avx2 or avx512");
+    if (!v) throw Error("HIFSIM_KERNEL", env, "must be auto, portable, avx2, avxvnni or avx512");
     const std::string why = variant_unavailable_reason(*v);
     if (!why.empty()) throw Error("HIFSIM_KERNEL", env, "cannot run on this machine: " + why);
     return *v;
   }
-  if (variant_runnable(CpuVariant::avx512)) return CpuVariant::avx512;
-  if (variant_runnable(CpuVariant::avx2)) return CpuVariant::avx2;
-  return CpuVariant::portable;
+  return runnable_variants().back();  // portable always runs
 }
 
 std::string cpu_description() {

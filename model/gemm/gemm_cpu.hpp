@@ -7,9 +7,11 @@
 //
 //   portable  plain C++ (any CPU)
 //   avx2      AVX2 + FMA: int8 dots with vpmaddubsw/vpmaddwd, 4-wide double
+//   avxvnni   AVX2 + FMA + AVX-VNNI: the avx2 kernels with ymm vpdpbusd/vpdpwssd (Alder Lake
+//             and later, Zen 5; also Xeons that have AVX-512, where avx512 is the default)
 //   avx512    AVX-512 F/BW/DQ/VL + VNNI: int8 dots with vpdpbusd, 8-wide double
 //
-// HIFSIM_KERNEL=portable|avx2|avx512 forces a variant for the whole process (tests and
+// HIFSIM_KERNEL=portable|avx2|avxvnni|avx512 forces a variant for the whole process (tests and
 // benchmarks use it); asking for one this CPU cannot run is an error, never a silent fallback.
 #pragma once
 #include <optional>
@@ -18,11 +20,16 @@
 
 namespace hifsim::dp {
 
-enum class CpuVariant { portable, avx2, avx512 };
+enum class CpuVariant { portable, avx2, avxvnni, avx512 };
+
+// Every variant, slowest first: the order of tests, benchmarks and the automatic choice (the
+// last runnable one).
+constexpr CpuVariant kAllVariants[] = {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avxvnni,
+                                       CpuVariant::avx512};
 
 const char* variant_name(CpuVariant v);
 std::optional<CpuVariant> parse_variant(const std::string& name);
-// Built into this binary (x86-64 builds have all three; other targets only portable).
+// Built into this binary (x86-64 builds have all of them; other targets only portable).
 bool variant_compiled(CpuVariant v);
 // Built in and runnable on this CPU (CPUID feature bits and OS-enabled register state).
 bool variant_runnable(CpuVariant v);

@@ -25,6 +25,7 @@ namespace {
 const tile::VariantKernels& kernels_of(CpuVariant v) {
 #if HIFSIM_HAVE_SIMD_KERNELS
   if (v == CpuVariant::avx2) return tile::kernels_avx2();
+  if (v == CpuVariant::avxvnni) return tile::kernels_avxvnni();
   if (v == CpuVariant::avx512) return tile::kernels_avx512();
 #endif
   if (v != CpuVariant::portable) throw Error("gemm", variant_name(v), "kernels are not built into this binary");

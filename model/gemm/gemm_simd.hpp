@@ -1,7 +1,8 @@
 // The few vector operations the GEMM tile kernels need, once per CPU variant. Included only
 // by gemm_variant_*.cpp, each of which defines HIFSIM_VARIANT_NS (its own namespace, so no
 // function here is shared between translation units compiled with different target flags)
-// and one of HIFSIM_VARIANT_PORTABLE / _AVX2 / _AVX512 before including this file.
+// and one of HIFSIM_VARIANT_PORTABLE / _AVX2 / _AVX512 before including this file (the avxvnni
+// variant defines _AVX2 and _AVXVNNI: the AVX2 operations with the ymm VNNI dot products).
 //
 // Vector types: VI (L int32 lanes), VF (L floats), VD (LD doubles), VH (LD floats).
 // Every product the kernels form is exact, so fma_exact(a, b, c) may be fused or not: a*b+c
@@ -46,12 +47,11 @@ struct Isa {
   }
   // Lanes that are not zero, as a bit mask.
   static HIFSIM_INLINE unsigned nonzero(VI x) { return _mm512_test_epi32_mask(x, x); }
-  // The fp integer kernel's operations (gemm_kernels_fpi.hpp). The kernel is not instantiated for
-  // this variant (variant_kernels' FpiMr = 0: no machine here has AVX-512 to run the kernel tests
-  // on, and an untested instance is not shipped), but its template names Isa:: without depending
-  // on a parameter, so these must exist for the variant to compile.
+  // The fp integer kernel's operations (gemm_kernels_fpi.hpp).
   static HIFSIM_INLINE VI zero_i() { return _mm512_setzero_si512(); }
-  static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm512_add_epi32(acc, _mm512_madd_epi16(b, a)); }
+  // acc + per int32 lane the two int16 products of b and a: one vpdpwssd (no saturation, 32-bit
+  // wrap-around like vpmaddwd + vpaddd; the fp integer kernel proves the sum is below 2^31).
+  static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm512_dpwssd_epi32(acc, b, a); }
   static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) { return _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi)); }
   static HIFSIM_INLINE unsigned in_range_i(VI x, int32_t lo, int32_t hi) {
     return _mm512_cmpge_epi32_mask(x, _mm512_set1_epi32(lo)) & _mm512_cmple_epi32_mask(x, _mm512_set1_epi32(hi));
@@ -126,9 +126,13 @@ struct Isa {
 #elif defined(HIFSIM_VARIANT_AVX2)
 struct Isa {
   static constexpr int L = 8, LD = 4;
+#if defined(HIFSIM_VARIANT_AVXVNNI)
+  static constexpr int kPairGroups = 0;  // dot4 is one vpdpbusd ymm: no int16 stage
+#else
   // vpmaddubsw pair sums (|.| <= 3136) are added in int16 for 8 groups of 4 k (<= 25088, no
   // overflow) before one vpmaddwd widens them: 2 instead of 3 instructions per group.
   static constexpr int kPairGroups = 8;
+#endif
   using VI = __m256i;
   using VF = __m256;
   using VD = __m256d;
@@ -140,11 +144,17 @@ struct Isa {
     std::memcpy(&x, p, 4);
     return _mm256_set1_epi32(x);
   }
+#if defined(HIFSIM_VARIANT_AVXVNNI)
+  // acc[l] += sum_j b[4l+j] * a[4l+j]: b unsigned bytes, a signed bytes (VEX vpdpbusd, no
+  // saturation, the sum wraps like vpaddd): the same int32 as the AVX-512 variant's dot4.
+  static HIFSIM_INLINE VI dot4(VI acc, VI b_u8, VI a_s8) { return _mm256_dpbusd_avx_epi32(acc, b_u8, a_s8); }
+#else
   // vpmaddubsw pairs (|b*a + b*a| <= 2 * 56 * 28 = 3136 for every code range here: never
   // saturates), then vpmaddwd against ones to int32.
   static HIFSIM_INLINE VI dot4(VI acc, VI b_u8, VI a_s8) {
     return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(b_u8, a_s8), _mm256_set1_epi16(1)));
   }
+#endif
   static HIFSIM_INLINE VI add_i(VI a, VI b) { return _mm256_add_epi32(a, b); }
   static HIFSIM_INLINE VI mullo_i(VI a, VI b) { return _mm256_mullo_epi32(a, b); }
   static HIFSIM_INLINE VI sllv_i(VI a, VI count) { return _mm256_sllv_epi32(a, count); }
@@ -161,7 +171,12 @@ struct Isa {
   static HIFSIM_INLINE VI widen_add(VI acc, VI p16) { return _mm256_add_epi32(acc, _mm256_madd_epi16(p16, _mm256_set1_epi16(1))); }
   // acc + per int32 lane the two int16 products of b and a (vpmaddwd). Wrapping, like vpaddd:
   // the sum is exact modulo 2^32 (the fp integer kernel proves it is below 2^31).
+#if defined(HIFSIM_VARIANT_AVXVNNI)
+  // One VEX vpdpwssd: the two products summed into acc with 32-bit wrap-around, the same int32.
+  static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm256_dpwssd_avx_epi32(acc, b, a); }
+#else
   static HIFSIM_INLINE VI madd16(VI acc, VI b, VI a) { return _mm256_add_epi32(acc, _mm256_madd_epi16(b, a)); }
+#endif
   // Lanes with x <= hi, as a bit mask.
   static HIFSIM_INLINE unsigned le_i(VI x, int32_t hi) {
     return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(hi + 1), x))));

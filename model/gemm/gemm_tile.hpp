@@ -163,6 +163,7 @@ struct VariantKernels {
 const VariantKernels& kernels_portable();
 #if HIFSIM_HAVE_SIMD_KERNELS
 const VariantKernels& kernels_avx2();
+const VariantKernels& kernels_avxvnni();
 const VariantKernels& kernels_avx512();
 #endif
 

@@ -1,5 +1,5 @@
 // The GEMM tile kernels instantiated for the portable variant (see gemm_cpu.hpp; compiled with
-// this variant's target flags only, model/datapath/CMakeLists.txt). Tile shapes: MR rows x NV
+// this variant's target flags only, model/gemm/CMakeLists.txt). Tile shapes: MR rows x NV
 // vectors, chosen so that the accumulators stay in registers.
 #define HIFSIM_VARIANT_NS v_portable
 #define HIFSIM_VARIANT_PORTABLE 1

@@ -92,7 +92,7 @@ std::vector<CpuVariant> variants_under_test() {
   static bool said = false;
   if (!said) {
     said = true;
-    for (CpuVariant x : {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avx512}) {
+    for (CpuVariant x : kAllVariants) {
       const std::string why = variant_unavailable_reason(x);
       std::printf("[ kernels  ] %-8s %s\n", variant_name(x), why.empty() ? "tested" : ("SKIPPED: " + why).c_str());
     }
@@ -104,6 +104,7 @@ std::vector<CpuVariant> variants_under_test() {
 GemmKernel kernel_of(CpuVariant v) {
   switch (v) {
     case CpuVariant::avx2: return GemmKernel::avx2;
+    case CpuVariant::avxvnni: return GemmKernel::avxvnni;
     case CpuVariant::avx512: return GemmKernel::avx512;
     default: return GemmKernel::portable;
   }
@@ -415,7 +416,7 @@ TEST(GemmKernels, VariantsAreDetectedAndForcible) {
   EXPECT_EQ(v.front(), CpuVariant::portable);
   EXPECT_TRUE(variant_runnable(CpuVariant::portable));
   GemmSpec s;
-  for (CpuVariant x : {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avx512}) {
+  for (CpuVariant x : kAllVariants) {
     s.kernel = kernel_of(x);
     if (variant_runnable(x)) EXPECT_EQ(resolved_kernel(s), variant_name(x));
     else EXPECT_THROW(resolved_kernel(s), std::runtime_error) << variant_name(x);

@@ -219,13 +219,27 @@ void e2m1_tile_dd(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& 
   write_c<MR, NR>(t, out);
 }
 
+// The exact integer sum S_j of sub-block j of block blk for row r and column col, in scalar code
+// from the packed operands: what e2m1_sub_sums gives that lane (bias cancelled by a.corr).
+template <int NR, int SUB>
+int32_t e2m1_lane_sum(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b, size_t blk, int j, int r,
+                      size_t col) {
+  constexpr int NSUB = 64 / SUB, GROUPS = SUB / 4;
+  const int8_t* aq = a.q + static_cast<size_t>(r) * t.K + blk * 64 + j * SUB;
+  const uint8_t* bq = b.q + (blk * 16 + j * GROUPS) * NR * 4 + col * 4;
+  int32_t S = a.corr[static_cast<size_t>(r) * t.nblk * NSUB + blk * NSUB + j];
+  for (int g = 0; g < GROUPS; ++g)
+    for (int i = 0; i < 4; ++i) S += static_cast<int32_t>(bq[g * NR * 4 + i]) * aq[4 * g + i];
+  return S;
+}
+
 // One lane of e2m1_tile whose scales have no integer form (tile::Int8A::fbase NaN or the
-// product out of range): the double sum of e2m1_tile_dd from the saved sub-block sums S_j,
-// or the unit (MXFP4 scale gap, fix_lanes).
-template <int MR, int NV, int NSUB, bool kMx>
+// product out of range): the double sum of e2m1_tile_dd from the sub-block sums S_j (recomputed
+// here, so the vector loop keeps none), or the unit (MXFP4 scale gap, fix_lanes).
+template <int MR, int NV, int SUB, bool kMx>
 HIFSIM_INLINE float e2m1_lane_dd(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b, size_t blk, int r,
-                                 int v, int l, const int32_t (&sums)[NSUB][MR][NV][Isa::L]) {
-  constexpr int L = Isa::L, NR = NV * L;
+                                 int v, int l) {
+  constexpr int L = Isa::L, NR = NV * L, NSUB = 64 / SUB;
   const size_t nsub = t.nblk * NSUB, col = static_cast<size_t>(v * L + l);
   if (static_cast<size_t>(r) >= t.rows || col >= t.cols) return 0.0f;  // padding: discarded
   if (t.slow_lanes) ++*t.slow_lanes;
@@ -233,7 +247,7 @@ HIFSIM_INLINE float e2m1_lane_dd(const tile::Call& t, const tile::Int8A& a, cons
   bool all_nonzero = true;
   for (int j = 0; j < NSUB; ++j) {
     const size_t sub = blk * NSUB + j;
-    const int32_t S = sums[j][r][v][l];
+    const int32_t S = e2m1_lane_sum<NR, SUB>(t, a, b, blk, j, r, col);
     all_nonzero = all_nonzero && S != 0;
     const double term = static_cast<double>(S) * b.dscale[sub * NR + col] * a.dscale[r * nsub + sub];  // exact
     sum = j == 0 ? term : sum + term;  // exact (see the top of this file)
@@ -267,7 +281,6 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
   VF acc[MR][NV];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = Isa::zero_f();
-  alignas(64) int32_t sums[NSUB][MR][NV][L];  // S_j, for the lanes without an integer form
   for (size_t blk = 0; blk < nblk; ++blk) {
     VI T[MR][NV];
     for (int j = 0; j < NSUB; ++j) {
@@ -277,7 +290,6 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
       for (int r = 0; r < MR; ++r) {
         const VI fa = Isa::set1_i(a.ifac[r * nsub + sub]);
         for (int v = 0; v < NV; ++v) {
-          Isa::store_i(sums[j][r][v], I[r][v]);
           const VI fb = Isa::load_i(b.ifac + sub * NR + v * L);
           const VI term = kMx ? Isa::sllv_i(I[r][v], Isa::add_i(fa, fb)) : Isa::mullo_i(I[r][v], Isa::mullo_i(fa, fb));
           T[r][v] = j == 0 ? term : Isa::add_i(T[r][v], term);
@@ -294,7 +306,7 @@ void e2m1_tile(const tile::Call& t, const tile::Int8A& a, const tile::Int8B& b) 
           alignas(64) float tmp[L];
           Isa::store_f(tmp, val);
           for (int l = 0; l < L; ++l)
-            if ((bad >> l) & 1) tmp[l] = e2m1_lane_dd<MR, NV, NSUB, kMx>(t, a, b, blk, r, v, l, sums);
+            if ((bad >> l) & 1) tmp[l] = e2m1_lane_dd<MR, NV, SUB, kMx>(t, a, b, blk, r, v, l);
           val = Isa::load_f(tmp);
         }
         acc[r][v] = Isa::add_f(acc[r][v], val);

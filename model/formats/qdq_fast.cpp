@@ -367,13 +367,9 @@ HIFSIM_AI void k_nvfp4_block(const float* __restrict x, float* __restrict y, siz
 
 // NVFP4 as codes (nvfp4_quantize_block_fast): the block scale exactly as the reference computes
 // it, the elements rounded as above and read off as E2M1 codes.
-HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
-                             uint8_t* __restrict codes, uint8_t& scale) {
-  alignas(32) float x[16] = {};
-  std::memcpy(x, xin, n * sizeof(float));
-  const Nvfp4BlockScale b = nvfp4_block_scale(block_amax(x, 16), ts, recipe);  // padding zeros change no max
-  scale = b.code;
-  alignas(32) uint32_t c[16];
+// The E2M1 codes of one block's 16 elements whose scale b is known.
+HIFSIM_AI void k_nvfp4_elem_codes(const float* __restrict x, NvfpRecipe recipe, const Nvfp4BlockScale& b,
+                                  uint32_t* __restrict c) {
   if (recipe == NvfpRecipe::te) {
     const float e = b.factor;
     for (int i = 0; i < 16; ++i) {
@@ -392,8 +388,44 @@ HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4T
       c[i] = elem_code(rb, vq & 0x80000000u, kP2M1, 3, 2.0f);
     }
   }
+}
+
+HIFSIM_AI void k_nvfp4_codes(const float* __restrict xin, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                             uint8_t* __restrict codes, uint8_t& scale) {
+  alignas(32) float x[16] = {};
+  std::memcpy(x, xin, n * sizeof(float));
+  const Nvfp4BlockScale b = nvfp4_block_scale(block_amax(x, 16), ts, recipe);  // padding zeros change no max
+  scale = b.code;
+  alignas(32) uint32_t c[16];
+  k_nvfp4_elem_codes(x, recipe, b, c);
   // Missing elements are code 0 in the reference, whatever the padding zero would give.
   for (int i = 0; i < 16; ++i) codes[i] = static_cast<size_t>(i) < n ? static_cast<uint8_t>(c[i]) : 0;
+}
+
+// Eight full blocks (finite values, a regular tensor scale): their maxima, then their eight
+// scales in one branch-free loop, then their elements (as the quantize-dequantize kernel).
+HIFSIM_AI void k_nvfp4_codes8(const float* __restrict x, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                              uint8_t* __restrict codes, uint8_t* __restrict scales) {
+  alignas(32) float bmax[8];
+  for (int t = 0; t < 8; ++t) bmax[t] = block_amax(x + 16 * t, 16);
+  Nvfp4BlockScale sc[8];
+  if (recipe == NvfpRecipe::te)
+    for (int t = 0; t < 8; ++t) sc[t] = nvfp4_block_scale(bmax[t], ts, NvfpRecipe::te);
+  else
+    for (int t = 0; t < 8; ++t) sc[t] = nvfp4_block_scale(bmax[t], ts, NvfpRecipe::torchao);
+  for (int t = 0; t < 8; ++t) {
+    scales[t] = sc[t].code;
+    alignas(32) uint32_t c[16];
+    k_nvfp4_elem_codes(x + 16 * t, recipe, sc[t], c);
+    for (int i = 0; i < 16; ++i) codes[16 * t + i] = static_cast<uint8_t>(c[i]);
+  }
+}
+
+// No NaN or Inf among x[0..n) (exponent field all ones), as one OR over the values (it vectorises).
+HIFSIM_AI bool all_finite(const float* __restrict x, size_t n) {
+  uint32_t special = 0;
+  for (size_t i = 0; i < n; ++i) special |= static_cast<uint32_t>((f32_bits(x[i]) & 0x7F800000u) == 0x7F800000u);
+  return special == 0;
 }
 
 // ---- HiF4: one 64-element unit -------------------------------------------------------------------
@@ -706,6 +738,23 @@ void block_codes(const BlockCodes& b) {
   else block_codes_portable(b);
 }
 
+// Groups of eight full NVFP4 blocks (nvfp4_quantize_blocks_fast); false where a group holds NaN
+// or Inf (the caller takes those blocks one by one).
+struct Nvfp4Codes8 {
+  const float* x;
+  const Nvfp4TensorScale* ts;
+  NvfpRecipe recipe;
+  uint8_t* codes;
+  uint8_t* scales;
+};
+HIFSIM_AI bool nvfp4_codes8_body(const Nvfp4Codes8& j) {
+  if (!all_finite(j.x, 128)) return false;
+  k_nvfp4_codes8(j.x, *j.ts, j.recipe, j.codes, j.scales);
+  return true;
+}
+__attribute__((target("avx2"))) bool nvfp4_codes8_avx2(const Nvfp4Codes8& j) { return nvfp4_codes8_body(j); }
+bool nvfp4_codes8_portable(const Nvfp4Codes8& j) { return nvfp4_codes8_body(j); }
+
 struct ElemCodes {
   Format f;
   const float* x;
@@ -843,6 +892,20 @@ void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale&
   for (size_t i = 0; i < n && finite; ++i) finite = std::isfinite(x[i]);
   if (!finite) return nvfp4_quantize_block(x, n, ts, recipe, codes, scale);
   block_codes(BlockCodes{x, n, codes, &scale, {}, 0, false, &ts, recipe});
+}
+
+void nvfp4_quantize_blocks_fast(const float* x, size_t nblocks, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                                uint8_t* codes, uint8_t* scales) {
+  size_t i = 0;
+  if (regular_tensor_scale(ts)) {
+    const bool avx2 = qdq_fast_isa() == QdqIsa::avx2;
+    for (; i + 8 <= nblocks; i += 8) {
+      const Nvfp4Codes8 j{x + 16 * i, &ts, recipe, codes + 16 * i, scales + i};
+      if (avx2 ? nvfp4_codes8_avx2(j) : nvfp4_codes8_portable(j)) continue;
+      for (size_t t = i; t < i + 8; ++t) nvfp4_quantize_block_fast(x + 16 * t, 16, ts, recipe, codes + 16 * t, scales[t]);
+    }
+  }
+  for (; i < nblocks; ++i) nvfp4_quantize_block_fast(x + 16 * i, 16, ts, recipe, codes + 16 * i, scales[i]);
 }
 
 bool nvfp4_scale_code_fast(float bmax, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t& code, float* factor) {

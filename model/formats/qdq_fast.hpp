@@ -51,6 +51,13 @@ void mx_quantize_block_fast(const MiniFloatSpec& elem, const float* x, size_t n,
                             uint8_t& scale);
 void nvfp4_quantize_block_fast(const float* x, size_t n, const Nvfp4TensorScale& ts, NvfpRecipe recipe, uint8_t* codes,
                                uint8_t& scale);
+// nblocks full, consecutive NVFP4 blocks (16 * nblocks values, codes[16 * i + k], scales[i]): the
+// same codes and scales as nvfp4_quantize_block_fast per block, eight blocks per kernel call
+// (their maxima, then their eight scales in one loop, then their elements), so that
+// fmt::quantize pays no per-block call, copy and dispatch; a group with NaN or Inf takes the
+// per-block path.
+void nvfp4_quantize_blocks_fast(const float* x, size_t nblocks, const Nvfp4TensorScale& ts, NvfpRecipe recipe,
+                                uint8_t* codes, uint8_t* scales);
 // The E4M3 scale code nvfp4_quantize_block chooses for a block of amax bmax (finite, >= 0), from
 // the same scale arithmetic as the kernels above; false (code untouched) for a degenerate tensor
 // scale (0, Inf or NaN: the reference's rules apply). For the stochastic path, whose scales are

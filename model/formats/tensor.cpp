@@ -182,7 +182,7 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
 
   parallel_for(rows * nblk, o.threads, [&](size_t b, size_t e) {
     float buf[64];
-    uint8_t codes[64];
+    uint8_t codes[128];
     // Stochastic: each element's r, drawn (sr_draws, keyed by the flat element index) for a window
     // of up to 64 elements of the row just before the blocks that use it; zero past the row.
     alignas(32) uint32_t draws[64];
@@ -193,6 +193,13 @@ QTensor quantize(Format f, const float* x, size_t rows, size_t cols, const Quant
       const size_t n = std::min(blk, cols - std::min(cols, c0));
       const float* src = x + row * cols + c0;
       uint16_t* dst = q.codes.data() + row * q.padded_cols + c0;
+      if (f == Format::nvfp4 && !sr && !o.nvfp4_2d && bi + 8 <= e && bi % nblk + 8 <= nblk && c0 + 8 * blk <= cols) {
+        // Eight full blocks of one row in one call (= nvfp4_quantize_block for each).
+        nvfp4_quantize_blocks_fast(src, 8, ts, o.nvfp4_recipe, codes, &q.scales[bi]);
+        for (size_t k = 0; k < 8 * blk; ++k) dst[k] = codes[k];
+        bi += 7;
+        continue;
+      }
       if (sr) {
         if (row != win_row || c0 + blk > win_c1) {
           win_row = row;

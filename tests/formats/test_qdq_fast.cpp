@@ -361,6 +361,25 @@ TEST(QdqFast, BlockCodesEqualTheReferenceQuantizers) {
         }
         EXPECT_EQ(bad, 0u) << "nvfp4 " << (recipe == NvfpRecipe::te ? "te" : "torchao") << " amax " << amax << " isa "
                            << qdq_isa_name(isa) << ": " << bad << " of " << blocks << " blocks differ; " << ref::seed_note();
+        // The batched form fmt::quantize uses for runs of full blocks, on the stimulus (groups of
+        // eight with a NaN or Inf go block by block) and on a copy without NaN and Inf (every
+        // group through the eight-block kernel), plus a tail of fewer than eight blocks.
+        std::vector<float> finite = x;
+        for (float& v : finite) v = std::isfinite(v) ? v : 1.5f;
+        for (const std::vector<float>* in : {&x, &finite}) {
+          const size_t nb = blocks - 3;
+          std::vector<uint8_t> gc(16 * nb, 0xAA), gsc(nb, 1);
+          nvfp4_quantize_blocks_fast(in->data(), nb, ts, recipe, gc.data(), gsc.data());
+          size_t bad8 = 0;
+          for (size_t i = 0; i < nb; ++i) {
+            uint8_t want[16], ws = 0;
+            nvfp4_quantize_block(in->data() + 16 * i, 16, ts, recipe, want, ws);
+            bad8 += (ws != gsc[i] || std::memcmp(want, gc.data() + 16 * i, 16) != 0) ? 1 : 0;
+          }
+          EXPECT_EQ(bad8, 0u) << "nvfp4 blocks " << (in == &x ? "stimulus" : "finite") << " "
+                              << (recipe == NvfpRecipe::te ? "te" : "torchao") << " amax " << amax << " isa "
+                              << qdq_isa_name(isa) << ": " << bad8 << " of " << nb << " blocks differ; " << ref::seed_note();
+        }
       }
   }
   qdq_fast_set_isa(QdqIsa::automatic);

@@ -66,6 +66,42 @@ __attribute__((target("avx512f"), noinline)) double fma512_pd(long n) {
   return 12.0 * 8 * n;
 }
 
+// AMX-INT8: tdpbsud on four independent 16 x 16 C tiles (16 x 64 bytes by 64 x 16: 16,384 MACs
+// each), the instruction of the amx variant's HiF4 kernel. n / 16 iterations of 4.
+struct alignas(64) AmxTileConfig {
+  uint8_t palette = 1, start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t colsb[16] = {};
+  uint8_t rows[16] = {};
+};
+__attribute__((target("amx-tile,amx-int8"), noinline)) double amx_int8(long n) {
+  AmxTileConfig cfg;
+  for (int i = 0; i < 6; ++i) {
+    cfg.rows[i] = 16;
+    cfg.colsb[i] = 64;
+  }
+  _tile_loadconfig(&cfg);
+  alignas(64) static thread_local int8_t ab[2][16][64] = {};
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  _tile_loadd(4, ab[0], 64);
+  _tile_loadd(5, ab[1], 64);
+  const long iters = n / 16;
+  for (long i = 0; i < iters; ++i) {
+    _tile_dpbsud(0, 4, 5);
+    _tile_dpbsud(1, 4, 5);
+    _tile_dpbsud(2, 5, 4);
+    _tile_dpbsud(3, 5, 4);
+  }
+  alignas(64) static thread_local int32_t c[16][16];
+  _tile_stored(0, c, 64);
+  _tile_release();
+  __asm__ volatile("" ::"r"(c[0][0]));
+  return 4.0 * 16384 * static_cast<double>(iters);
+}
+
 // AVX2 int8: vpmaddubsw + vpaddw per 32 MACs (the avx2 kernel's int16 stage).
 __attribute__((target("avx2"), noinline)) double maddubs256(long n) {
   __m256i acc[12];
@@ -224,6 +260,7 @@ int main(int argc, char** argv) {
       {"avx512_fma_fp32", "vfmadd231ps zmm: 16 FP32 MACs", CpuVariant::avx512, &fma512_ps},
       {"avx512_fma_fp64", "vfmadd231pd zmm: 8 FP64 MACs", CpuVariant::avx512, &fma512_pd},
       {"avx512_vnni_int16", "vpdpwssd zmm: 32 int16 MACs", CpuVariant::avx512, &vnni512_i16},
+      {"amx_int8", "tdpbsud: 16 x 16 x 64 int8 MACs", CpuVariant::amx, &amx_int8},
       {"avxvnni_int8", "vpdpbusd ymm (VEX): 32 int8 MACs", CpuVariant::avxvnni, &vnni256},
       {"avxvnni_int16", "vpdpwssd ymm (VEX): 16 int16 MACs", CpuVariant::avxvnni, &vnni256_i16},
       {"avx2_maddubs_int8", "vpmaddubsw + vpaddw ymm: 32 int8 MACs", CpuVariant::avx2, &maddubs256},

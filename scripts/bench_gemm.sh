@@ -6,7 +6,7 @@
 # the machine's SIMD ceiling for its instruction (bench/simd_peak: the roofline statement).
 #   HIFSIM_BENCH_BUILD     build directory (default build/)
 #   HIFSIM_JOBS            parallel build jobs (default: nproc)
-#   HIFSIM_BENCH_VARIANTS  kernel variants to measure, e.g. "avx512 avxvnni avx2" (default: the
+#   HIFSIM_BENCH_VARIANTS  kernel variants to measure, e.g. "amx avx512 avxvnni avx2" (default: the
 #                          automatic choice only); each runs bench_gemm with HIFSIM_KERNEL set
 #   HIFSIM_BENCH_FILTER    Google Benchmark filter (default: every format and shape)
 #   HIFSIM_BENCH_NO_DOC=1  print the table only, leave docs/performance.md alone

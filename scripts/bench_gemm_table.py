@@ -23,7 +23,10 @@ ORDER = list(TARGETS)
 INT8 = ("hif4", "nvfp4", "mxfp4")
 CEILING = {("avx512", True): "avx512_vnni_int8", ("avxvnni", True): "avxvnni_int8",
            ("avx2", True): "avx2_maddubs_int8", ("avx512", False): "avx512_fma_fp64",
-           ("avxvnni", False): "avx2_fma_fp64", ("avx2", False): "avx2_fma_fp64"}
+           ("avxvnni", False): "avx2_fma_fp64", ("avx2", False): "avx2_fma_fp64",
+           ("amx", True): "avx512_vnni_int8", ("amx", False): "avx512_fma_fp64"}
+# The amx variant runs HiF4 on the tile unit (tdpbsud) and everything else as avx512.
+CEILING_OF_FORMAT = {("amx", "hif4"): "amx_int8"}
 SHAPES = ("1024x1024x1024", "4096x4096x512")
 UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
@@ -86,7 +89,7 @@ def main(argv):
                              c1 / cn if (c1 and cn) else None))
     def share(f, k, v):
         """The kernel's rate per CPU second as a share of its instruction's ceiling per CPU second."""
-        c = peaks.get(CEILING.get((k, f in INT8)), 0)
+        c = peaks.get(CEILING_OF_FORMAT.get((k, f), CEILING.get((k, f in INT8))), 0)
         return f"{100 * v / c:.0f} % of {c / 1e9:.0f}" if (v and c) else "-"
 
     g = lambda v: f"{v / 1e9:.1f}" if v else "-"

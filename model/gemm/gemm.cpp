@@ -20,8 +20,9 @@ GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option)
   if (name == "avx2") return GemmKernel::avx2;
   if (name == "avxvnni") return GemmKernel::avxvnni;
   if (name == "avx512") return GemmKernel::avx512;
+  if (name == "amx") return GemmKernel::amx;
   if (name == "reference") return GemmKernel::reference;
-  throw Error("command line", option, "'" + name + "' is not auto, portable, avx2, avxvnni, avx512 or reference");
+  throw Error("command line", option, "'" + name + "' is not auto, portable, avx2, avxvnni, avx512, amx or reference");
 }
 
 int dot_width(const GemmSpec& s) {
@@ -93,6 +94,7 @@ CpuVariant variant_for(const GemmSpec& s) {
     case GemmKernel::avx2: v = CpuVariant::avx2; break;
     case GemmKernel::avxvnni: v = CpuVariant::avxvnni; break;
     case GemmKernel::avx512: v = CpuVariant::avx512; break;
+    case GemmKernel::amx: v = CpuVariant::amx; break;
     default: return automatic_variant();
   }
   const std::string why = variant_unavailable_reason(v);

@@ -22,9 +22,10 @@ enum class GemmKernel {
   avx2,       // ... with AVX2 + FMA (an error where the CPU cannot run them)
   avxvnni,    // ... with AVX2 + FMA + AVX-VNNI
   avx512,     // ... with AVX-512 BW/DQ/VL + VNNI
+  amx,        // ... avx512 with HiF4 on the AMX-INT8 tile unit
   reference,  // the unit classes called one block at a time (slow; the definition)
 };
-// "auto", "portable", "avx2", "avxvnni", "avx512", "reference"; throws hifsim::Error naming `option`.
+// "auto", "portable", "avx2", "avxvnni", "avx512", "amx", "reference"; throws hifsim::Error naming `option`.
 GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option = "--kernel");
 
 struct GemmSpec {
@@ -57,7 +58,7 @@ DotResult unit_dot(const fmt::QTensor& A, size_t m, const fmt::QTensor& B, size_
 // What one GEMM ran: the kernel, and how many unit results the exact fallback recomputed
 // (blocks whose FP32 value the fast path could not prove; docs/performance.md).
 struct GemmRunInfo {
-  std::string kernel;            // "reference", "portable", "avx2", "avxvnni" or "avx512"
+  std::string kernel;            // "reference", "portable", "avx2", "avxvnni", "avx512" or "amx"
   uint64_t unit_blocks = 0;      // M * N * (padded K / dot_width)
   uint64_t fallback_blocks = 0;  // of those, computed by the unit instead of the fast path
   // Unit blocks an integer kernel (FP32 accumulator) could not take, computed exactly by a slower
@@ -98,7 +99,7 @@ void gemm_into(const float* A, size_t M, size_t K, const float* B, size_t N, con
 // The FP32 epilogue of a format: NVFP4 multiplies by alpha = fl(sA * sB); others return acc.
 float epilogue(float acc, const fmt::QTensor& A, const fmt::QTensor& B);
 
-// Name of the kernel a spec runs with ("reference", "portable", "avx2", "avxvnni", "avx512"); throws
+// Name of the kernel a spec runs with ("reference", "portable", "avx2", "avxvnni", "avx512", "amx"); throws
 // hifsim::Error when the spec (or HIFSIM_KERNEL) names a variant this CPU cannot run.
 std::string resolved_kernel(const GemmSpec& s);
 

@@ -3,6 +3,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "util/error.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -18,13 +23,14 @@ namespace {
 
 struct Features {
   bool avx2 = false, fma = false, avx512f = false, avx512bw = false, avx512dq = false, avx512vl = false,
-       avx512vnni = false, avxvnni = false, amx_int8 = false, os_ymm = false, os_zmm = false;
+       avx512vnni = false, avxvnni = false, amx_tile = false, amx_int8 = false, os_ymm = false, os_zmm = false,
+       os_tile = false;
   std::string brand;
 };
 
 #if HIFSIM_X86
 // XGETBV without -mxsave: the OS saves the register state a variant needs (XCR0 bits
-// 1-2 for YMM, 5-7 for the AVX-512 opmask and ZMM state).
+// 1-2 for YMM, 5-7 for the AVX-512 opmask and ZMM state, 17-18 for the AMX tile state).
 unsigned long long xgetbv0() {
   unsigned eax, edx;
   __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
@@ -43,6 +49,7 @@ Features detect() {
     const unsigned long long xcr0 = xgetbv0();
     f.os_ymm = (xcr0 & 0x6) == 0x6;
     f.os_zmm = f.os_ymm && (xcr0 & 0xE0) == 0xE0;
+    f.os_tile = f.os_zmm && ((xcr0 >> 17) & 3) == 3;
   }
   if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
     f.avx2 = (b >> 5) & 1;
@@ -51,6 +58,7 @@ Features detect() {
     f.avx512bw = (b >> 30) & 1;
     f.avx512vl = (b >> 31) & 1;
     f.avx512vnni = (c >> 11) & 1;
+    f.amx_tile = (d >> 24) & 1;
     f.amx_int8 = (d >> 25) & 1;
     unsigned a1, b1, c1, d1;
     if (a >= 1 && __get_cpuid_count(7, 1, &a1, &b1, &c1, &d1)) f.avxvnni = (a1 >> 4) & 1;
@@ -75,6 +83,18 @@ const Features& features() {
   return f;
 }
 
+// Linux hands a process the AMX tile data state only on request (arch_prctl
+// ARCH_REQ_XCOMP_PERM for XFEATURE_XTILEDATA, once per process; threads inherit it). Asked once,
+// when a caller first wants to know whether amx can run.
+bool os_grants_tile_data() {
+#if HIFSIM_X86 && defined(__linux__)
+  static const bool granted = syscall(SYS_arch_prctl, 0x1023 /* ARCH_REQ_XCOMP_PERM */, 18 /* XTILEDATA */) == 0;
+  return granted;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 const char* variant_name(CpuVariant v) {
@@ -83,6 +103,7 @@ const char* variant_name(CpuVariant v) {
     case CpuVariant::avx2: return "avx2";
     case CpuVariant::avxvnni: return "avxvnni";
     case CpuVariant::avx512: return "avx512";
+    case CpuVariant::amx: return "amx";
   }
   return "?";
 }
@@ -118,6 +139,14 @@ std::string variant_unavailable_reason(CpuVariant v) {
       if (!f.fma || !f.avx2) return "the CPU lacks AVX2 or FMA";
       if (!f.os_zmm) return "the OS does not enable the AVX-512 register state (XCR0)";
       return "";
+    case CpuVariant::amx: {
+      const std::string base = variant_unavailable_reason(CpuVariant::avx512);
+      if (!base.empty()) return base;
+      if (!f.amx_tile || !f.amx_int8) return "the CPU lacks AMX-TILE or AMX-INT8";
+      if (!f.os_tile) return "the OS does not enable the AMX tile state (XCR0)";
+      if (!os_grants_tile_data()) return "the OS refuses the AMX tile data state (arch_prctl ARCH_REQ_XCOMP_PERM)";
+      return "";
+    }
   }
   return "unknown variant";
 }
@@ -134,7 +163,7 @@ std::vector<CpuVariant> runnable_variants() {
 CpuVariant automatic_variant() {
   if (const char* env = std::getenv("HIFSIM_KERNEL"); env && *env && std::strcmp(env, "auto") != 0) {
     const std::optional<CpuVariant> v = parse_variant(env);
-    if (!v) throw Error("HIFSIM_KERNEL", env, "must be auto, portable, avx2, avxvnni or avx512");
+    if (!v) throw Error("HIFSIM_KERNEL", env, "must be auto, portable, avx2, avxvnni, avx512 or amx");
     const std::string why = variant_unavailable_reason(*v);
     if (!why.empty()) throw Error("HIFSIM_KERNEL", env, "cannot run on this machine: " + why);
     return *v;

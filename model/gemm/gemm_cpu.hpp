@@ -10,8 +10,10 @@
 //   avxvnni   AVX2 + FMA + AVX-VNNI: the avx2 kernels with ymm vpdpbusd/vpdpwssd (Alder Lake
 //             and later, Zen 5; also Xeons that have AVX-512, where avx512 is the default)
 //   avx512    AVX-512 F/BW/DQ/VL + VNNI: int8 dots with vpdpbusd, 8-wide double
+//   amx       avx512 + AMX-TILE/AMX-INT8 (Sapphire Rapids and later): HiF4's block dot products
+//             on the tile unit (tdpbsud), everything else as avx512
 //
-// HIFSIM_KERNEL=portable|avx2|avxvnni|avx512 forces a variant for the whole process (tests and
+// HIFSIM_KERNEL=portable|avx2|avxvnni|avx512|amx forces a variant for the whole process (tests and
 // benchmarks use it); asking for one this CPU cannot run is an error, never a silent fallback.
 #pragma once
 #include <optional>
@@ -20,12 +22,12 @@
 
 namespace hifsim::dp {
 
-enum class CpuVariant { portable, avx2, avxvnni, avx512 };
+enum class CpuVariant { portable, avx2, avxvnni, avx512, amx };
 
 // Every variant, slowest first: the order of tests, benchmarks and the automatic choice (the
 // last runnable one).
 constexpr CpuVariant kAllVariants[] = {CpuVariant::portable, CpuVariant::avx2, CpuVariant::avxvnni,
-                                       CpuVariant::avx512};
+                                       CpuVariant::avx512, CpuVariant::amx};
 
 const char* variant_name(CpuVariant v);
 std::optional<CpuVariant> parse_variant(const std::string& name);

@@ -27,6 +27,7 @@ const tile::VariantKernels& kernels_of(CpuVariant v) {
   if (v == CpuVariant::avx2) return tile::kernels_avx2();
   if (v == CpuVariant::avxvnni) return tile::kernels_avxvnni();
   if (v == CpuVariant::avx512) return tile::kernels_avx512();
+  if (v == CpuVariant::amx) return tile::kernels_amx();
 #endif
   if (v != CpuVariant::portable) throw Error("gemm", variant_name(v), "kernels are not built into this binary");
   return tile::kernels_portable();
@@ -257,9 +258,12 @@ uint64_t tiled(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s, 
     const PackedInt8B pb = pack_int8_b(B, rec.family, vk, nr, s.threads, &clk.path);
     clk.packed();
     const tile::Int8Kernel kernel = hif4 ? vk.hif4 : rec.family == KernelFamily::nvfp4 ? vk.nvfp4 : vk.mxfp4;
-    return for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, &clk.path, clk.slow_lanes, [&](const tile::Call& c, size_t t, size_t p) {
-      kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
-    });
+    const uint64_t fixups = for_each_tile(A, B, s, mr, nr, nblk, K, nullptr, C, &clk.path, clk.slow_lanes,
+                                          [&](const tile::Call& c, size_t t, size_t p) {
+                                            kernel(c, pa.at(t * mr, K, nblk, nsub), pb.panel(p, nr, K, nblk, nsub));
+                                          });
+    if (vk.end_of_gemm) vk.end_of_gemm();
+    return fixups;
   }
   FpPackParams pp;
   pp.element = rec.traits->element;

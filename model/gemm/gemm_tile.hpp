@@ -158,6 +158,9 @@ struct VariantKernels {
   FpiKernel fpi;             // nullptr: this variant keeps the double kernel
   Hif4RowFn hif4_row;
   E2m1RowFn e2m1_row;
+  // Called on the engine's calling thread after a GEMM's tiles (nullptr: nothing to do). The amx
+  // variant hands the tile state back to the OS there (worker threads end with their GEMM).
+  void (*end_of_gemm)() = nullptr;
 };
 
 const VariantKernels& kernels_portable();
@@ -165,6 +168,7 @@ const VariantKernels& kernels_portable();
 const VariantKernels& kernels_avx2();
 const VariantKernels& kernels_avxvnni();
 const VariantKernels& kernels_avx512();
+const VariantKernels& kernels_amx();
 #endif
 
 }  // namespace hifsim::dp::tile

@@ -21,7 +21,7 @@ const Options<GemmOptions>& gemm_options() {
         {"hif8-lanes", "N", "HiF8 dot-product width: 16 | 32 | 64", "64",
          [](G& o, const Value& v) { o.hif8_lanes = static_cast<int>(v.integer(1, 1024)); }},
         {"kernel", "K",
-         "auto | portable | avx2 | avxvnni | avx512 | reference (all give the same bits; auto: HIFSIM_KERNEL, else the fastest this CPU runs)",
+         "auto | portable | avx2 | avxvnni | avx512 | amx | reference (all give the same bits; auto: HIFSIM_KERNEL, else the fastest this CPU runs)",
          "auto", [](G& o, const Value& v) { o.kernel = dp::parse_gemm_kernel(v.text()); }},
         {"rht", "N", "random Hadamard transform of both operands along K in blocks of N: 0 (off) | 16 | 32 | 64", "0",
          [](G& o, const Value& v) {

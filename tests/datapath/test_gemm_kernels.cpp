@@ -106,6 +106,7 @@ GemmKernel kernel_of(CpuVariant v) {
     case CpuVariant::avx2: return GemmKernel::avx2;
     case CpuVariant::avxvnni: return GemmKernel::avxvnni;
     case CpuVariant::avx512: return GemmKernel::avx512;
+    case CpuVariant::amx: return GemmKernel::amx;
     default: return GemmKernel::portable;
   }
 }

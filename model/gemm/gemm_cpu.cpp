@@ -186,6 +186,7 @@ std::string cpu_description() {
   add(f.avx512bw, "avx512bw");
   add(f.avx512vnni, "avx512vnni");
   add(f.avxvnni, "avxvnni");
+  add(f.amx_tile, "amx-tile");
   add(f.amx_int8, "amx-int8");
   return s + " [" + (feats.empty() ? std::string("no SIMD extensions used by hifsim") : feats) + "]";
 }

@@ -166,7 +166,7 @@ job("nv.whole", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=0
 job("nv.front", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal", dict(PART=1),
     connect=[("tap", "dut.c2_data[51:0]")])
 job("nv.tail", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=2),
-    connect=[("dut.c2_data[51:0]", "s")])
+    connect=[("dut.c2_data[51:0]", "s")], abc_pre="&get -n; &fraig -x; &put;")
 
 # ---- mxfp8_dot32 at STAGES = 0 against ref_mxfp8_dot (formal/mx/mx8_miter.sv), E4M3 and E5M2
 MX8_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "mxfp8_dot32.sv"]

@@ -144,6 +144,21 @@ job("mx4.tail", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict(PAR
 job("mx4.tail.d64", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict(PART=2, DMAX=64),
     connect=[("dut.c2_data", "c2")])
 
+# The tail in two proofs that together cover every (S, X) pair (docs/formal.md "MXFP4 tail"):
+#   mx4.tail.lead40  the unit's tail (cut at c2_data as above) = ref_mx_lead KEEP = 40: the field
+#                    framed at the leading term with the low term jammed beyond 40 binades, so the
+#                    two sides share their alignment and the solver merges it (RTL mutants)
+#   mx4.jam_lemma    the references alone: ref_mx_lead KEEP = 40 = ref_mx_lead KEEP = 510, the
+#                    exact field (no jam reachable), i.e. the jam changes no rounded result
+# `&fraig -x` first (SAT sweeping of the whole AIG), then dprove on what is left.
+MX4_LEAD = ["ref/ref_round_wide.sv", "ref/ref_mx_lead.sv", "ref/ref_mxfp4_dot.sv", "mx/mx4_miter.sv"]
+# lead40 in the default suite (9 s CPU; its mutant check, 3 CPU-minutes, formal-long): it is the
+# part an RTL change can break; the lemma reads references only (7 CPU-minutes, formal-long)
+job("mx4.tail.lead40", "mx4_miter", MX4_RTL, MX4_LEAD, "cec", "formal", dict(PART=3, KEEP=40),
+    connect=[("dut.c2_data", "c2")], abc_pre="&get -n; &fraig -x; &put;")
+job("mx4.jam_lemma", "mx4_jam_lemma", [], ["ref/ref_round_wide.sv", "ref/ref_mx_lead.sv", "mx/mx4_jam_lemma.sv"],
+    "cec", "formal-long", dict(KBIG=510), abc_pre="&get -n; &fraig -x; &put;")
+
 # ---- nvfp4_dot64 at STAGES = 0 against ref_nvfp4_dot (formal/nv/nv_miter.sv): the whole unit, and
 # split at the sub-block sums c2_data[51:0] (front: decode, products, sums; tail: the scale decode,
 # the four S x scA x scB products, the exact sum and the rounding, for every S and every scale)
@@ -153,7 +168,7 @@ job("nv.whole", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=0
 job("nv.front", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal", dict(PART=1),
     connect=[("tap", "dut.c2_data[51:0]")])
 job("nv.tail", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=2),
-    connect=[("dut.c2_data[51:0]", "s")])
+    connect=[("dut.c2_data[51:0]", "s")], abc_pre="&get -n; &fraig -x; &put;")
 
 # ---- mxfp8_dot32 at STAGES = 0 against ref_mxfp8_dot (formal/mx/mx8_miter.sv), E4M3 and E5M2
 MX8_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "mxfp8_dot32.sv"]

@@ -82,6 +82,19 @@ NEW = {
         file="mxfp4_dot64.sv", find="else if ($signed(d) <= $signed((WX+1)'(D))) lo",
         replace="else if ($signed(d) <= $signed((WX+1)'(D + 1))) lo",
         what="a low term exactly 41 binades below is aligned (out of the field) instead of jammed"),
+    # mx4.jam_lemma checks two references against each other, no RTL: its mutants break the
+    # jammed reference (tree="formal": applied to a copy of formal/, prove.py). KEEP = 510 never
+    # reaches the jam branch, so only the KEEP = 40 side changes.
+    "formal.ref_mx_lead_jam_dropped": dict(
+        tree="formal", file="ref/ref_mx_lead.sv",
+        find="else                           lo = $signed(sl) < 0 ? {WF{1'b1}} : WF'(1);",
+        replace="else                           lo = '0;",
+        what="ref_mx_lead: a low term more than KEEP binades below is dropped, not jammed"),
+    "formal.ref_mx_lead_jam_sign": dict(
+        tree="formal", file="ref/ref_mx_lead.sv",
+        find="else                           lo = $signed(sl) < 0 ? {WF{1'b1}} : WF'(1);",
+        replace="else                           lo = WF'(1);",
+        what="ref_mx_lead: the jam bit is always +1 (a negative low term jams upwards)"),
     # no X on the outputs (nox.* jobs): each lets a register's contents from before any defined
     # input reach an output the unit calls valid; the two-copy proof must see it.
     "formal.pipe_data_en_dn_ready": dict(
@@ -172,6 +185,7 @@ KILLS = [
     # the dot datapaths against their format references (formal/mx, formal/nv)
     (r"^mx4\.(tail|whole)", ["mx4.jam_sign", "mx4.lsb_offset", "mx4.zero_block_not_skipped",
                              "formal.mx4_jam_dropped", "formal.mx4_jam_one_late"]),
+    (r"^mx4\.jam_lemma", ["formal.ref_mx_lead_jam_dropped", "formal.ref_mx_lead_jam_sign"]),
     (r"^mx4\.(front|whole)", ["mx4.block_of_31", "mx4.exp_offset", "mx4.nan_scale_a1", "pkg.e2m1_six_as_five"]),
     (r"^nv\.(front|whole)", ["nv.sub_block_of_15", "nv.prod_sign_or", "pkg.e2m1_six_as_five"]),
     (r"^nv\.(tail|whole)", ["nv.scale_sign_dropped", "nv.tt_offset", "nv.ss_operand_repeated", "nv.nan_a_only",

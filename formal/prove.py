@@ -37,15 +37,18 @@ import jobs as jobs_mod  # noqa: E402
 import mutants as mutants_mod  # noqa: E402
 
 
-def rtl_copy_with(mutant, tmp):
-    """rtl/ copied to tmp/rtl with `mutant` (a formal/mutants.py record) applied once."""
-    dst = os.path.join(tmp, "rtl")
-    shutil.copytree(os.path.join(ROOT, "rtl"), dst)
+def tree_copy_with(mutant, tmp):
+    """rtl/ (or, for a mutant with tree="formal", formal/: a broken reference for the jobs that
+    check references alone) copied to tmp with `mutant` (a formal/mutants.py record) applied once;
+    returns the copy's directory."""
+    tree = mutant.get("tree", "rtl")
+    dst = os.path.join(tmp, tree)
+    shutil.copytree(os.path.join(ROOT, tree), dst)
     path = os.path.join(dst, mutant["file"])
     text = open(path).read()
     n = text.count(mutant["find"])
     if n != 1:
-        raise SystemExit(f"prove.py: mutant {mutant['id']}: `find` occurs {n} times in rtl/{mutant['file']} (must be 1)")
+        raise SystemExit(f"prove.py: mutant {mutant['id']}: `find` occurs {n} times in {tree}/{mutant['file']} (must be 1)")
     open(path, "w").write(text.replace(mutant["find"], mutant["replace"]))
     return dst
 
@@ -56,9 +59,9 @@ def ysval(v):
     return str(v) if v >= 0 else "32'h%08X" % (v & 0xFFFFFFFF)
 
 
-def yosys_aig(job, rtl_dir, tmp):
+def yosys_aig(job, rtl_dir, tmp, formal_dir=HERE):
     rtl = job["rtl"]
-    formal = [os.path.join(HERE, f) for f in job["formal"]]
+    formal = [os.path.join(formal_dir, f) for f in job["formal"]]
     if job.get("unit"):  # a control or no-X job: the unit's own file list, a generated wrapper
         sys.path.insert(0, os.path.join(ROOT, "scripts"))
         from mutate_rtl import list_sources
@@ -136,14 +139,18 @@ def run_job(name, mutant_id=None, timeout=600, verbose=False):
     job = jobs_mod.JOBS[name]
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="hifsim-formal-") as tmp:
-        rtl_dir = os.path.join(ROOT, "rtl")
+        rtl_dir, formal_dir = os.path.join(ROOT, "rtl"), HERE
         if mutant_id:
-            rtl_dir = rtl_copy_with(mutants_mod.MUTANTS[mutant_id], tmp)
+            m = mutants_mod.MUTANTS[mutant_id]
+            if m.get("tree") == "formal":
+                formal_dir = tree_copy_with(m, tmp)
+            else:
+                rtl_dir = tree_copy_with(m, tmp)
         try:
             if job["method"] == "sim":
                 verdict, log = run_sim(job, rtl_dir, tmp)
             else:
-                aig = yosys_aig(job, rtl_dir, tmp)
+                aig = yosys_aig(job, rtl_dir, tmp, formal_dir)
                 if os.environ.get("HIFSIM_FORMAL_KEEP_AIG"):  # debugging: keep the AIG the solver got
                     shutil.copy(aig, os.environ["HIFSIM_FORMAL_KEEP_AIG"])
                 verdict, log = run_abc(job, aig, timeout)

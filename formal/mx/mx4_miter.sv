@@ -10,11 +10,17 @@
 //             the free input c2 (jobs.py); out = NaN or ref_mx_two_term(S, X) for EVERY
 //             c2 in the front's range, |S| <= 4608 and X in [-256, 254] (with DMAX < 510: the
 //             pairs |X[0] - X[1]| <= DMAX only, a cheaper exact field)
-// PART 1 and PART 2 together give PART 0: the tail sees only c2_data, which PART 1 proves equal to
+//   PART = 3  the tail as in PART 2, against ref_mx_lead (formal/ref/ref_mx_lead.sv) with KEEP:
+//             the field framed at the leading term, the low term jammed beyond KEEP binades
+//             (KEEP = 40: the jammed field of docs/datapath.md s4a, which mx4.jam_lemma proves
+//             equal to the exact KEEP = 510 field). The range is written into the property, not
+//             assumed (no constraint in the AIG)
+// PART 1 and PART 2 together give PART 0 (and PART 1, PART 3 at KEEP = 40 and mx4.jam_lemma): the tail sees only c2_data, which PART 1 proves equal to
 // the reference front, whose values lie in PART 2's range (|S| <= 32 x 144, X = xa + xb - 256).
 module mx4_miter #(
   parameter int PART = 0,
-  parameter int DMAX = 510   // PART 2: the exponent pairs at most DMAX apart (510: every pair)
+  parameter int DMAX = 510,  // PART 2: the exponent pairs at most DMAX apart (510: every pair)
+  parameter int KEEP = 40    // PART 3: ref_mx_lead's field depth below the leading term
 ) (
   input logic [255:0] a,
   input logic [255:0] b,
@@ -38,6 +44,18 @@ module mx4_miter #(
     logic        nan;
     ref_mxfp4_front ref_front (.a, .b, .sa, .sb, .s0, .s1, .x0, .x1, .nan);
     always_comb assert (tap == {nan, x1, x0, s1, s0});
+  end else if (PART == 3) begin : g_tail_lead
+    logic [31:0] sum;
+    ref_mx_lead #(.WS(14), .WX(10), .XMIN(-256), .XMAX(254), .KEEP(KEEP)) ref_sum (
+      .s0(c2[13:0]), .s1(c2[27:14]), .x0(c2[37:28]), .x1(c2[47:38]), .out(sum));
+    always_comb begin
+      logic ok;
+      ok = $signed(c2[13:0]) >= -4608 && $signed(c2[13:0]) <= 4608 &&
+           $signed(c2[27:14]) >= -4608 && $signed(c2[27:14]) <= 4608 &&
+           $signed(c2[37:28]) >= -256 && $signed(c2[37:28]) <= 254 &&
+           $signed(c2[47:38]) >= -256 && $signed(c2[47:38]) <= 254;
+      assert (!ok || out_rtl == (c2[48] ? 32'h7FC00000 : sum));
+    end
   end else begin : g_tail
     logic [31:0] sum;
     ref_mx_two_term #(.WS(14), .WX(10), .XMIN(-256), .XMAX(254), .DMAX(DMAX)) ref_sum (

@@ -34,9 +34,13 @@ module nv_miter #(
   end else begin : g_tail
     logic [31:0] out_ref;
     ref_nvfp4_tail ref_tail (.s, .sa, .sb, .out(out_ref));
+    // the range written into the property (no constraint in the AIG: `&fraig -x` sweeps it
+    // without `fold`)
     always_comb begin
-      for (int j = 0; j < 4; j++) assume ($signed(s[13*j +: 13]) >= -2304 && $signed(s[13*j +: 13]) <= 2304);
-      assert (out_rtl == out_ref);
+      logic ok;
+      ok = 1'b1;
+      for (int j = 0; j < 4; j++) ok = ok && $signed(s[13*j +: 13]) >= -2304 && $signed(s[13*j +: 13]) <= 2304;
+      assert (!ok || out_rtl == out_ref);
     end
   end
 endmodule

@@ -1,6 +1,10 @@
 #include "gemm/gemm.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <optional>
+#include <utility>
 
 #include "formats/bits.hpp"
 #include "gemm/gemm_cpu.hpp"
@@ -14,15 +18,29 @@ namespace hifsim::dp {
 
 using fmt::Format;
 
+namespace {
+// The one correspondence between the CPU variants (gemm_cpu.hpp, their names and order) and
+// the spec's kernel choices.
+constexpr std::pair<CpuVariant, GemmKernel> kVariantKernels[] = {
+    {CpuVariant::portable, GemmKernel::portable}, {CpuVariant::avx2, GemmKernel::avx2},
+    {CpuVariant::avxvnni, GemmKernel::avxvnni},   {CpuVariant::avx512, GemmKernel::avx512},
+    {CpuVariant::amx, GemmKernel::amx}};
+static_assert(std::size(kVariantKernels) == std::size(kAllVariants), "every CPU variant is a kernel choice");
+}  // namespace
+
+GemmKernel gemm_kernel_of(CpuVariant v) {
+  for (const auto& [cv, k] : kVariantKernels)
+    if (cv == v) return k;
+  return GemmKernel::portable;  // unreachable: every variant is listed
+}
+
 GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option) {
   if (name == "auto") return GemmKernel::automatic;
-  if (name == "portable") return GemmKernel::portable;
-  if (name == "avx2") return GemmKernel::avx2;
-  if (name == "avxvnni") return GemmKernel::avxvnni;
-  if (name == "avx512") return GemmKernel::avx512;
-  if (name == "amx") return GemmKernel::amx;
   if (name == "reference") return GemmKernel::reference;
-  throw Error("command line", option, "'" + name + "' is not auto, portable, avx2, avxvnni, avx512, amx or reference");
+  if (const std::optional<CpuVariant> v = parse_variant(name)) return gemm_kernel_of(*v);
+  std::string choices = "auto";
+  for (CpuVariant v : kAllVariants) choices += std::string(", ") + variant_name(v);
+  throw Error("command line", option, "'" + name + "' is not " + choices + " or reference");
 }
 
 int dot_width(const GemmSpec& s) {
@@ -88,15 +106,10 @@ void gemm_units(const fmt::QTensor& A, const fmt::QTensor& B, const GemmSpec& s,
 }
 
 CpuVariant variant_for(const GemmSpec& s) {
-  CpuVariant v;
-  switch (s.kernel) {
-    case GemmKernel::portable: v = CpuVariant::portable; break;
-    case GemmKernel::avx2: v = CpuVariant::avx2; break;
-    case GemmKernel::avxvnni: v = CpuVariant::avxvnni; break;
-    case GemmKernel::avx512: v = CpuVariant::avx512; break;
-    case GemmKernel::amx: v = CpuVariant::amx; break;
-    default: return automatic_variant();
-  }
+  const auto* it = std::find_if(std::begin(kVariantKernels), std::end(kVariantKernels),
+                                [&](const auto& p) { return p.second == s.kernel; });
+  if (it == std::end(kVariantKernels)) return automatic_variant();
+  const CpuVariant v = it->first;
   const std::string why = variant_unavailable_reason(v);
   if (!why.empty()) throw Error("--kernel", variant_name(v), "cannot run on this machine: " + why);
   return v;

@@ -13,6 +13,7 @@
 #include "datapath/aligned_dot.hpp"
 #include "formats/hadamard.hpp"
 #include "formats/tensor.hpp"
+#include "gemm/gemm_cpu.hpp"
 
 namespace hifsim::dp {
 
@@ -27,6 +28,8 @@ enum class GemmKernel {
 };
 // "auto", "portable", "avx2", "avxvnni", "avx512", "amx", "reference"; throws hifsim::Error naming `option`.
 GemmKernel parse_gemm_kernel(const std::string& name, const std::string& option = "--kernel");
+// The kernel choice that forces CPU variant v.
+GemmKernel gemm_kernel_of(CpuVariant v);
 
 struct GemmSpec {
   fmt::Format format = fmt::Format::hif4;

@@ -1,6 +1,7 @@
 #include "gemm/gemm_cpu.hpp"
 
 #include <cstdlib>
+#include <iterator>
 #include <cstring>
 
 #if defined(__linux__)
@@ -163,7 +164,12 @@ std::vector<CpuVariant> runnable_variants() {
 CpuVariant automatic_variant() {
   if (const char* env = std::getenv("HIFSIM_KERNEL"); env && *env && std::strcmp(env, "auto") != 0) {
     const std::optional<CpuVariant> v = parse_variant(env);
-    if (!v) throw Error("HIFSIM_KERNEL", env, "must be auto, portable, avx2, avxvnni, avx512 or amx");
+    if (!v) {
+      std::string choices = "auto";
+      const size_t n = std::size(kAllVariants);
+      for (size_t i = 0; i < n; ++i) choices += std::string(i + 1 == n ? " or " : ", ") + variant_name(kAllVariants[i]);
+      throw Error("HIFSIM_KERNEL", env, "must be " + choices);
+    }
     const std::string why = variant_unavailable_reason(*v);
     if (!why.empty()) throw Error("HIFSIM_KERNEL", env, "cannot run on this machine: " + why);
     return *v;

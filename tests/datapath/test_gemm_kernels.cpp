@@ -101,15 +101,7 @@ std::vector<CpuVariant> variants_under_test() {
   return v;
 }
 
-GemmKernel kernel_of(CpuVariant v) {
-  switch (v) {
-    case CpuVariant::avx2: return GemmKernel::avx2;
-    case CpuVariant::avxvnni: return GemmKernel::avxvnni;
-    case CpuVariant::avx512: return GemmKernel::avx512;
-    case CpuVariant::amx: return GemmKernel::amx;
-    default: return GemmKernel::portable;
-  }
-}
+GemmKernel kernel_of(CpuVariant v) { return gemm_kernel_of(v); }
 
 // ---- code-level facts per format ----
 int code_bits(Format f) { return static_cast<int>(fmt::format_info(f).code_bits); }

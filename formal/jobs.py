@@ -133,7 +133,7 @@ for tag, opts in [("away", {}), ("rne", dict(ELEM_RNE=1, CMP_BF16=1, INF_TO_NAN=
 # (decode, products, block sums, exponents) and the tail (alignment with its jam bit + rounding) for
 # every block-sum and exponent pair. The tail is the part the jam argument of the RTL rests on.
 MX4_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "mxfp4_dot64.sv"]
-MX4_FORMAL = ["ref/ref_round_wide.sv", "ref/ref_mxfp4_dot.sv", "mx/mx4_miter.sv"]
+MX4_FORMAL = ["ref/ref_round.sv", "ref/ref_round_wide.sv", "ref/ref_mxfp4_dot.sv", "mx/mx4_miter.sv"]
 job("mx4.whole", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict(PART=0), early_flatten=True)
 job("mx4.front", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal", dict(PART=1),
     connect=[("tap", "dut.c2_data")])
@@ -151,12 +151,12 @@ job("mx4.tail.d64", "mx4_miter", MX4_RTL, MX4_FORMAL, "cec", "formal-long", dict
 #   mx4.jam_lemma    the references alone: ref_mx_lead KEEP = 40 = ref_mx_lead KEEP = 510, the
 #                    exact field (no jam reachable), i.e. the jam changes no rounded result
 # `&fraig -x` first (SAT sweeping of the whole AIG), then dprove on what is left.
-MX4_LEAD = ["ref/ref_round_wide.sv", "ref/ref_mx_lead.sv", "ref/ref_mxfp4_dot.sv", "mx/mx4_miter.sv"]
+MX4_LEAD = ["ref/ref_round.sv", "ref/ref_round_wide.sv", "ref/ref_mx_lead.sv", "ref/ref_mxfp4_dot.sv", "mx/mx4_miter.sv"]
 # lead40 in the default suite (9 s CPU; its mutant check, 3 CPU-minutes, formal-long): it is the
 # part an RTL change can break; the lemma reads references only (7 CPU-minutes, formal-long)
 job("mx4.tail.lead40", "mx4_miter", MX4_RTL, MX4_LEAD, "cec", "formal", dict(PART=3, KEEP=40),
     connect=[("dut.c2_data", "c2")], abc_pre="&get -n; &fraig -x; &put;")
-job("mx4.jam_lemma", "mx4_jam_lemma", [], ["ref/ref_round_wide.sv", "ref/ref_mx_lead.sv", "mx/mx4_jam_lemma.sv"],
+job("mx4.jam_lemma", "mx4_jam_lemma", [], ["ref/ref_round.sv", "ref/ref_round_wide.sv", "ref/ref_mx_lead.sv", "mx/mx4_jam_lemma.sv"],
     "cec", "formal-long", dict(KBIG=510), abc_pre="&get -n; &fraig -x; &put;")
 
 # ---- nvfp4_dot64 at STAGES = 0 against ref_nvfp4_dot (formal/nv/nv_miter.sv): the whole unit, and

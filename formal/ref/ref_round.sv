@@ -28,18 +28,11 @@ module ref_round #(
 );
   localparam int WF = WS + P + 3;  // |S| normalised to the top, room for guard and sticky below
   localparam int WB = 40;          // signed exponent arithmetic (|E| < 2^32)
-  localparam logic [22:0] MAX_MANT = 23'h7FFFFF << (24 - P);
+  logic                 neg;
+  logic [WS:0]          mag;       // |S|, one bit wider: |-2^(WS-1)| fits
+  logic signed [WB-1:0] lead;
+  logic [WF-1:0]        f;
   always_comb begin
-    logic                 neg;
-    logic [WS:0]          mag;       // |S|, one bit wider: |-2^(WS-1)| fits
-    logic signed [WB-1:0] lead, e_unb, dn, biased;
-    logic [WF-1:0]        f, f2, lost_mask;
-    logic                 any_lost;
-    logic [P-1:0]         sig;
-    logic                 guard, sticky, up;
-    logic [P:0]           sig_r;
-    logic [22:0]          mant;
-
     neg = sum[WS-1];
     mag = neg ? ({1'b0, ~sum} + 1'b1) : {1'b0, sum};
     // leading one, scanning from the top down: the first one found wins
@@ -52,6 +45,39 @@ module ref_round #(
     for (int i = 0; i <= WS; i++) begin
       if (lead == i) f = WF'(mag) << (WF - 1 - i);
     end
+  end
+  ref_round_step #(.WF(WF), .WE(WE), .P(P), .RZ(RZ)) step (
+    .neg, .found(lead >= 0), .lead, .f, .lsb_exp, .out);
+endmodule
+
+// ref_round_step: everything after the normalisation, shared by ref_round and ref_round_wide
+// (which differ only in how they find the leading one and normalise: `round.wide_lemma.*` proves
+// the two equal). f holds |S| with its leading one at bit WF-1 (WF >= P + 2), lead that one's
+// position in S (E = lsb_exp + lead), found = (S != 0).
+module ref_round_step #(
+  parameter int WF = 59,
+  parameter int WE = 11,
+  parameter int P  = 24,
+  parameter int RZ = 0
+) (
+  input  logic                neg,
+  input  logic                found,
+  input  logic signed [39:0]  lead,
+  input  logic [WF-1:0]       f,
+  input  logic [WE-1:0]       lsb_exp,
+  output logic [31:0]         out
+);
+  localparam int WB = 40;
+  localparam logic [22:0] MAX_MANT = 23'h7FFFFF << (24 - P);
+  always_comb begin
+    logic signed [WB-1:0] e_unb, dn, biased;
+    logic [WF-1:0]        f2, lost_mask;
+    logic                 any_lost;
+    logic [P-1:0]         sig;
+    logic                 guard, sticky, up;
+    logic [P:0]           sig_r;
+    logic [22:0]          mant;
+
     e_unb = $signed({{(WB-WE){lsb_exp[WE-1]}}, lsb_exp}) + lead;
     // denormalise: dn more places right when E < -126 (dn >= WF drops everything into sticky)
     dn = (e_unb < -126) ? (-126 - e_unb) : 0;
@@ -74,7 +100,7 @@ module ref_round #(
     if (sig_r[P]) sig_r = sig_r >> 1;
     mant = '0;
     if (P > 1) mant[22 -: P-1] = sig_r[P-2:0];
-    if (lead < 0)          out = 32'h0000_0000;
+    if (!found)            out = 32'h0000_0000;
     else if (biased > 254) out = (RZ != 0) ? {neg, 8'hFE, MAX_MANT} : {neg, 8'hFF, 23'd0};
     else                   out = {neg, biased[7:0], mant};
   end

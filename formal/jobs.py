@@ -213,3 +213,17 @@ for unit, tag, extra, stages, always in NOX_UNITS:
 for m, rz in [(23, 0), (1, 0), (10, 1)]:
     job(f"nox.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "pdr", "formal" if m == 1 else "formal-long",
         unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="nox", keep_ffs=True)
+# ---- no X, second method: one copy of the unit and its gate-level taint model (formal/taint.py;
+# the power-up contents of the unreset registers the only taint source), observed as above,
+# unbounded (ABC pdr). Sound for the same property (a clean output cannot depend on the power-up
+# contents); its invariant is "a valid rank's taint bits are 0", which pdr finds without proving
+# two copies of the datapath equal, so it closes where the two-copy jobs do not.
+TAINT_DEFAULT = set()
+for unit, tag, extra, stages, always in NOX_UNITS:
+    for s in stages:
+        job(f"taint.{unit}.{tag}stages{s}", "nox_top", [], [], "taint",
+            "formal" if (unit, tag, s) in TAINT_DEFAULT else "formal-long",
+            unit=unit, unit_params=dict(extra, STAGES=s), wrap="taint", always=always)
+for m, rz in [(23, 0), (1, 0), (10, 1)]:
+    job(f"taint.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "taint", "formal-long",
+        unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="taint")

@@ -202,10 +202,10 @@ KILLS = [
     # from the bank not yet written) and tpb.last_row_early (a bank read before its last row is
     # written) also read unwritten storage. pipe.data_loads_without_valid must stay proven (junk
     # loaded on a bubble is the defined input `up_data`, and never read).
-    (r"^nox\..*\.stages[1-9]$", ["formal.pipe_data_en_dn_ready"]),
-    (r"^nox\.fp32_acc\.", ["formal.acc_no_reset"]),
-    (r"^nox\.sparse_residual_add\.", ["formal.sp_acc_no_reset"]),
-    (r"^nox\.transpose_buffer\.", ["formal.tpb_write_bank_from_read", "tpb.bank_select_inverted", "tpb.last_row_early"]),
+    (r"^(nox|taint)\..*\.stages[1-9]$", ["formal.pipe_data_en_dn_ready"]),
+    (r"^(nox|taint)\.fp32_acc\.", ["formal.acc_no_reset"]),
+    (r"^(nox|taint)\.sparse_residual_add\.", ["formal.sp_acc_no_reset"]),
+    (r"^(nox|taint)\.transpose_buffer\.", ["formal.tpb_write_bank_from_read", "tpb.bank_select_inverted", "tpb.last_row_early"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

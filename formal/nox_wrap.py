@@ -56,3 +56,41 @@ def wrapper(unit, sv_text, params, always=()):
   end
 endmodule
 """
+
+
+def taint_wrapper(unit, sv_text, params, always=()):
+    """One copy of the unit for the taint model (formal/taint.py, prove.py method `taint`): reset
+    asserted in the first cycle, and the observed signals as the outputs (`obs_<port>`): the
+    handshake outputs, every data output gated by out_valid (an AND: its taint is out_valid & the
+    data's taint once out_valid itself is clean), the outputs named in `always` (and every output
+    of a unit without out_valid) as they are. The job proves no observed bit ever tainted by a
+    register's power-up contents: the same three assertions as `wrapper`'s two copies."""
+    ps = ports(sv_text, unit)
+    for k, v in params.items():
+        ps = [(d, re.sub(r"\b%s\b" % k, str(v), w), n) for d, w, n in ps]
+    names = [n for _, _, n in ps]
+    has_valid = "out_valid" in names
+    ins = [(w, n) for d, w, n in ps if d == "input"]
+    outs = [(w, n) for d, w, n in ps if d == "output"]
+    decl = ",\n".join([f"  input logic {w} {n}" for w, n in ins] + [f"  output logic {w} obs_{n}" for w, n in outs])
+    locs = "\n".join(f"  logic {w} o_{n};" for w, n in outs)
+    par = ", ".join(f".{k}({v})" for k, v in params.items())
+    conn = [f".{n}({n})" for _, n in ins] + [f".{n}(o_{n})" for _, n in outs]
+    obs = []
+    for _, n in outs:
+        if n in HANDSHAKE_OUT or n in always or not has_valid:
+            obs.append(f"  assign obs_{n} = o_{n};")
+        else:
+            obs.append(f"  assign obs_{n} = o_out_valid ? o_{n} : '0;")
+    body = "\n".join(obs)
+    return f"""module nox_top (
+{decl}
+);
+{locs}
+  {unit} #({par}) dut ({', '.join(conn)});
+  logic first = 1'b1;
+  always_ff @(posedge clk) first <= 1'b0;
+  always_comb if (first) assume (!rst_n);
+{body}
+endmodule
+"""

@@ -19,6 +19,9 @@ Methods (formal/jobs.py):
           (IC3) proves it for every reachable state (unbounded) or returns a counterexample
   sim     exhaustive simulation (iverilog) of a decoder, compared with a table computed from
           the format definition by formal/spec_tables.py: every code, so a proof
+  taint   the unit's AIG (one copy, formal/nox_wrap.py taint_wrapper) turned into its gate-level
+          taint model by formal/taint.py (the registers' power-up contents the only source), then
+          `pdr` as above: proven = no observed output is ever tainted (no X from defined inputs)
 Every run prints one line `formal: JOB proven|REFUTED|UNKNOWN (method, seconds)`.
 """
 import argparse
@@ -70,6 +73,9 @@ def yosys_aig(job, rtl_dir, tmp, formal_dir=HERE):
         if job.get("wrap") == "nox":
             import nox_wrap
             src = nox_wrap.wrapper(job["unit"], text, job["unit_params"], job.get("always", ()))
+        elif job.get("wrap") == "taint":
+            import nox_wrap
+            src = nox_wrap.taint_wrapper(job["unit"], text, job["unit_params"], job.get("always", ()))
         else:
             import ctrl_wrap
             src = ctrl_wrap.wrapper(job["unit"], text, job["unit_params"])
@@ -104,12 +110,16 @@ def yosys_aig(job, rtl_dir, tmp, formal_dir=HERE):
               # lean: no opt pass on the gate-level netlist (ABC strashes the AIG anyway; the adder
               # miter's AIG is the same, 14,599 ANDs, and its elaboration 18 -> 12 s CPU)
               + ("opt_expr; opt_clean; " if job.get("lean") else "opt -fast; ")
-              + ("async2sync; dffunmap; " if job["method"] == "pdr" else "")
+              + ("async2sync; dffunmap; " if job["method"] in ("pdr", "taint") else "")
               + "setundef -undriven -zero; aigmap; opt_clean; "
-              f"write_aiger -zinit {aig}")
+              + (f"write_aiger -zinit -ascii -map {aig}.map {aig}.aag" if job["method"] == "taint" else
+                 f"write_aiger -zinit {aig}"))
     r = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("yosys failed:\n" + r.stdout[-2000:] + r.stderr[-2000:])
+    if job["method"] == "taint":  # the unit's AIG -> its taint model, one output: observed and tainted
+        import taint
+        taint.taint_aig(aig + ".aag", aig + ".map", aig)
     return aig
 
 
@@ -117,7 +127,7 @@ def run_abc(job, aig, timeout):
     if job["method"] == "cec":
         # abc_pre: a first pass for AIGs on which `fold` asserts (Abc_AigFree), e.g. `&fraig -x`
         cmd = f"read_aiger {aig}; {job.get('abc_pre', 'fold;')} dprove"
-    else:  # pdr: constraints folded in, then IC3
+    else:  # pdr, taint: constraints folded in, then IC3
         cmd = f"read_aiger {aig}; fold; strash; pdr -T {int(timeout)}"
     # cwd: dprove writes an unsolved miter (sm01.aig) into the working directory
     r = subprocess.run(["yosys-abc", "-c", cmd], capture_output=True, text=True, timeout=timeout + 30,

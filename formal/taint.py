@@ -1,0 +1,205 @@
+"""Gate-level information-flow (taint) model of an AIG, for the no-X proofs of formal/prove.py
+(method `taint`, docs/formal.md "No X on the outputs").
+
+Input: the ASCII AIGER file and symbol map that `write_aiger -zinit -ascii -map` writes for one
+copy of a unit (formal/nox_wrap.py `taint_wrapper`: its outputs are the observed signals). With
+-zinit every latch starts at 0 and every register without a reset value reads, in the first cycle,
+an extra primary input of its own (its arbitrary power-up contents); those inputs are the ones the
+map does not list as `input` ports.
+
+Output: a binary AIGER file with the same inputs, latches and constraints, one taint latch per
+latch, a taint bit for every AND gate, and ONE output (the bad state): some observed signal is
+tainted. Taint sources: the power-up inputs (tainted), nothing else (ports, constants and reset
+values are clean). Propagation is the precise rule for an AND gate (GLIFT, Tiwari et al. 2009):
+    t(a & b) = a & t(b) | b & t(a) | t(a) & t(b),    t(!a) = t(a),
+a latch's taint is a latch loaded with the taint of its next-state function. Soundness: if a
+signal's taint is 0 in a cycle, changing the values of the tainted sources cannot change its
+value in that cycle (induction over the gates and cycles: a clean AND input forced to 0 makes the
+gate 0 whatever the other input). So "never tainted" for an output means it is a function of the
+inputs since reset alone -- the same meaning as the two-copy proof (nox_top), which it implies.
+The converse fails: taint tracking may flag a signal the two-copy proof shows clean (reconvergent
+paths), so a REFUTED taint job is a counterexample of the taint model, not necessarily of the RTL.
+"""
+import sys
+
+
+def read_aag(path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    head = lines[0].split()
+    if head[0] != "aag":
+        raise ValueError(f"{path}: not an ASCII AIGER file")
+    M, I, L, O, A = (int(x) for x in head[1:6])
+    B, C = (int(head[6]) if len(head) > 6 else 0), (int(head[7]) if len(head) > 7 else 0)
+    pos = 1
+    inputs = [int(lines[pos + k]) for k in range(I)]
+    pos += I
+    latches = []
+    for k in range(L):
+        f = [int(x) for x in lines[pos + k].split()]
+        if len(f) > 2 and f[2] != 0:
+            raise ValueError(f"{path}: latch {f[0]} has a nonzero reset value (expected -zinit)")
+        latches.append((f[0], f[1]))
+    pos += L
+    outputs = [int(lines[pos + k]) for k in range(O)]
+    pos += O
+    bad = [int(lines[pos + k]) for k in range(B)]
+    pos += B
+    constraints = [int(lines[pos + k]) for k in range(C)]
+    pos += C
+    ands = []
+    for k in range(A):
+        lhs, r0, r1 = (int(x) for x in lines[pos + k].split())
+        ands.append((lhs, r0, r1))
+    return dict(M=M, inputs=inputs, latches=latches, outputs=outputs, bad=bad, constraints=constraints, ands=ands)
+
+
+def port_inputs(map_path):
+    """Indices of the AIG inputs that are ports of the top (the map's `input` lines)."""
+    idx = set()
+    for line in open(map_path):
+        f = line.split()
+        if f and f[0] == "input":
+            idx.add(int(f[1]))
+    return idx
+
+
+def latch_words(map_path, n_latches):
+    """The latches grouped into words: latch index -> word number. Two latches are one word when
+    the map gives them the same set of names (the bits of one register, with its aliases); a
+    latch without a name is a word of its own."""
+    names = {}
+    for line in open(map_path):
+        f = line.split()
+        if len(f) >= 4 and f[0] in ("latch", "invlatch"):
+            names.setdefault(int(f[1]), set()).add(f[3])
+    words, out = {}, {}
+    for k in range(n_latches):
+        key = tuple(sorted(names[k])) if k in names else ("#", k)
+        out[k] = words.setdefault(key, len(words))
+    return out
+
+
+class Builder:
+    """A new AIG: inputs and latches first (variables 1..), then AND gates, structurally hashed
+    with constant folding."""
+
+    def __init__(self, n_inputs, n_latches):
+        self.n_in, self.n_lat = n_inputs, n_latches
+        self.next_var = n_inputs + n_latches + 1
+        self.ands = []          # (lhs, r0, r1)
+        self.hash = {}
+
+    def input_lit(self, k):
+        return 2 * (1 + k)
+
+    def latch_lit(self, k):
+        return 2 * (1 + self.n_in + k)
+
+    def AND(self, a, b):
+        if a > b:
+            a, b = b, a
+        if a == 0:
+            return 0
+        if a == 1:
+            return b
+        if a == b:
+            return a
+        if a ^ 1 == b:
+            return 0
+        key = (a, b)
+        if key not in self.hash:
+            lhs = 2 * self.next_var
+            self.next_var += 1
+            self.ands.append((lhs, b, a))
+            self.hash[key] = lhs
+        return self.hash[key]
+
+    def OR(self, a, b):
+        return self.AND(a ^ 1, b ^ 1) ^ 1
+
+
+def instrument(aag, tainted_inputs, word_of=None):
+    """The taint model of `aag` (read_aag): returns (builder, latch_next, outputs, constraints).
+    word_of (latch index -> word, latch_words): one taint latch per word, loaded with the OR of
+    its bits' next-state taints -- an over-approximation (a bit's taint is at most its word's),
+    so still sound, with one invariant clause per register rank for pdr to find instead of one
+    per bit; None: a taint latch per latch."""
+    n_in, n_lat = len(aag["inputs"]), len(aag["latches"])
+    if word_of is None:
+        word_of = {k: k for k in range(n_lat)}
+    n_words = max(word_of.values(), default=-1) + 1
+    g = Builder(n_in, n_lat + n_words)
+    val = {0: 0}   # old variable -> new literal of its value
+    tnt = {0: 0}   # old variable -> new literal of its taint
+    for k, lit in enumerate(aag["inputs"]):
+        val[lit >> 1] = g.input_lit(k)
+        tnt[lit >> 1] = 1 if k in tainted_inputs else 0
+    for k, (lit, _) in enumerate(aag["latches"]):
+        val[lit >> 1] = g.latch_lit(k)
+        tnt[lit >> 1] = g.latch_lit(n_lat + word_of[k])
+
+    def v(lit):
+        return val[lit >> 1] ^ (lit & 1)
+
+    def t(lit):
+        return tnt[lit >> 1]
+
+    for lhs, r0, r1 in aag["ands"]:
+        a, b, ta, tb = v(r0), v(r1), t(r0), t(r1)
+        val[lhs >> 1] = g.AND(a, b)
+        tnt[lhs >> 1] = g.OR(g.OR(g.AND(a, tb), g.AND(b, ta)), g.AND(ta, tb))
+    word_next = [0] * n_words
+    for k, (_, nx) in enumerate(aag["latches"]):
+        word_next[word_of[k]] = g.OR(word_next[word_of[k]], t(nx))
+    nexts = [v(nx) for _, nx in aag["latches"]] + word_next
+    bad = 0
+    for lit in aag["outputs"]:
+        bad = g.OR(bad, t(lit))
+    cons = [v(c) for c in aag["constraints"]]
+    return g, nexts, [bad], cons
+
+
+def _delta(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def write_aig(path, g, nexts, outputs, constraints):
+    M = g.next_var - 1
+    head = f"aig {M} {g.n_in} {g.n_lat} {len(outputs)} {len(g.ands)}"
+    if constraints:
+        head += f" 0 {len(constraints)}"
+    with open(path, "wb") as f:
+        f.write((head + "\n").encode())
+        for nx in nexts:
+            f.write(f"{nx}\n".encode())
+        for o in outputs:
+            f.write(f"{o}\n".encode())
+        for c in constraints:
+            f.write(f"{c}\n".encode())
+        for lhs, r0, r1 in g.ands:      # binary: lhs - r0, r0 - r1 (r0 >= r1, lhs > r0)
+            f.write(_delta(lhs - r0) + _delta(r0 - r1))
+
+
+def taint_aig(aag_path, map_path, out_path, words=True):
+    """The taint model of a -zinit AIG as a binary AIGER file whose one output is `observed
+    signal tainted` (words: one taint latch per register word, else per bit); returns (gates of
+    the unit, gates of the model)."""
+    aag = read_aag(aag_path)
+    if aag["bad"]:
+        raise ValueError(f"{aag_path}: the taint wrapper has no assertions (bad states)")
+    ports = port_inputs(map_path)
+    tainted = {k for k in range(len(aag["inputs"])) if k not in ports}
+    word_of = latch_words(map_path, len(aag["latches"])) if words else None
+    g, nexts, outs, cons = instrument(aag, tainted, word_of)
+    write_aig(out_path, g, nexts, outs, cons)
+    return len(aag["ands"]), len(g.ands)
+
+
+if __name__ == "__main__":
+    print(taint_aig(*sys.argv[1:4]))

@@ -5,15 +5,35 @@
 
 namespace hifsim::dp {
 
+namespace {
+// s0 as a table: element code c (S1P2: sign bit 3, magnitude bits 2..0) with its level-3 bit e
+// at index c | e << 4 -> the signed value (magnitude << e, negated when the sign is set). Built
+// by the formula below at compile time; a lookup instead of the per-element shift and negate
+// (the golden model of every hif4_dot64 co-simulation vector: docs/cosim.md, throughput).
+struct ElemTable {
+  int8_t v[32];
+};
+constexpr ElemTable make_elem_table() {
+  ElemTable t{};
+  for (int i = 0; i < 32; ++i) {
+    const int m = (i & 7) << (i >> 4);
+    t.v[i] = static_cast<int8_t>((i & 8) ? -m : m);
+  }
+  return t;
+}
+constexpr ElemTable kElem = make_elem_table();
+}  // namespace
+
 DotResult Hif4Dot64::compute(const fmt::Hif4Unit& A, const fmt::Hif4Unit& B, Hif4DotStages* st) {
   Hif4DotStages local;
   Hif4DotStages& s = st ? *st : local;
-  // s0: level-3 bits absorbed into the elements.
-  for (int k = 0; k < 64; ++k) {
-    const int ma = (A.nib[k] & 7) << ((A.e1_16 >> (k >> 2)) & 1);
-    const int mb = (B.nib[k] & 7) << ((B.e1_16 >> (k >> 2)) & 1);
-    s.a_a[k] = static_cast<int8_t>((A.nib[k] & 8) ? -ma : ma);
-    s.a_b[k] = static_cast<int8_t>((B.nib[k] & 8) ? -mb : mb);
+  // s0: level-3 bits absorbed into the elements (E1_16 bit j covers elements 4j..4j+3).
+  for (int j = 0; j < 16; ++j) {
+    const int ea = ((A.e1_16 >> j) & 1) << 4, eb = ((B.e1_16 >> j) & 1) << 4;
+    for (int k = 4 * j; k < 4 * j + 4; ++k) {
+      s.a_a[k] = kElem.v[(A.nib[k] & 15) | ea];
+      s.a_b[k] = kElem.v[(B.nib[k] & 15) | eb];
+    }
   }
   // s1, s2: products and group sums.
   for (int i = 0; i < 8; ++i) {

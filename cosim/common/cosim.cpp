@@ -385,7 +385,7 @@ int Session::finish() {
 }
 
 // ---------------------------------------------------------------------------------------
-VectorStream::VectorStream(Session& s, std::vector<Vector> corners, std::function<Vector(SplitMix64&)> gen)
+VectorStream::VectorStream(Session& s, std::vector<Vector> corners, std::function<void(SplitMix64&, Vector&)> gen)
     : s_(s), corners_(std::move(corners)), gen_(std::move(gen)), rng_(verif::vector_rng(s.opt().seed)) {
   if (s_.replaying()) s_.set_count(1);
   if (s_.opt().skip_corners) corners_.clear();
@@ -402,7 +402,7 @@ bool VectorStream::next(Vector& v, uint64_t& index) {
   }
   index = i_;
   if (i_ < corners_.size()) v = corners_[i_];
-  else v = gen_(rng_);
+  else gen_(rng_, v);
   ++i_;
   return true;
 }

@@ -166,13 +166,14 @@ std::string hex_words(const std::vector<uint32_t>& w);
 // mode: the one vector of the file.
 class VectorStream {
  public:
-  VectorStream(Session& s, std::vector<Vector> corners, std::function<Vector(SplitMix64&)> gen);
+  // gen(r, v): the next random vector into v (verif::Bench::random_into).
+  VectorStream(Session& s, std::vector<Vector> corners, std::function<void(SplitMix64&, Vector&)> gen);
   bool next(Vector& v, uint64_t& index);  // false when done (count reached or session stopped)
 
  private:
   Session& s_;
   std::vector<Vector> corners_;
-  std::function<Vector(SplitMix64&)> gen_;
+  std::function<void(SplitMix64&, Vector&)> gen_;
   SplitMix64 rng_;
   uint64_t i_ = 0;
   Vector replay_;

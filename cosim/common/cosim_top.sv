@@ -268,6 +268,19 @@ module cosim_top #(
 
   logic [NI-1:0]    iv, ir, ov, orr;
   logic [NI*OW-1:0] o;
+
+  // The units read `in` through in_q, a copy taken at the falling edge (simulation speed only).
+  // The simulator (Verilator 5.006) evaluates all logic that depends combinationally on a
+  // top-level input (its input-combinational region: here a unit's whole first pipeline stage)
+  // at every eval(), and Sim (sim_model.hpp) calls eval() twice a cycle: low() (clk = 0) and
+  // high() (clk = 1). Every driver sets the inputs before low() and holds them through high(),
+  // so in_q takes the new `in` in low()'s eval and equals `in` at every rising edge and whenever
+  // an output is read: the units see what a wire would give them (STAGES 0 too: its outputs
+  // settle in low()), but their first stage runs once a cycle, at the falling edge, instead of
+  // at both evals (docs/cosim.md, throughput). Waves show in_q change at the time step of `in`
+  // (the low phase's dump). valid / ready, sel and rst_n stay direct.
+  logic [IW-1:0] in_q;
+  always_ff @(negedge clk) in_q <= in;
   for (genvar i = 0; i < NI; i++) begin : g_inst
     localparam int G  = i / PG;
     localparam int ST = (SWEEP == 0) ? MAIN : (G >= MAIN) ? G + 1 : G;
@@ -276,72 +289,72 @@ module cosim_top #(
     if (UNIT == HIF4_DOT64) begin : g_unit
       hif4_dot64 #(.STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .a(in[0 +: 288]), .b(in[288 +: 288]), .out(o[OW*i +: 32]));
+        .a(in_q[0 +: 288]), .b(in_q[288 +: 288]), .out(o[OW*i +: 32]));
     end else if (UNIT == NVFP4_DOT64) begin : g_unit
       nvfp4_dot64 #(.STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .a(in[0 +: 256]), .b(in[256 +: 256]), .sa(in[512 +: 32]), .sb(in[544 +: 32]), .out(o[OW*i +: 32]));
+        .a(in_q[0 +: 256]), .b(in_q[256 +: 256]), .sa(in_q[512 +: 32]), .sb(in_q[544 +: 32]), .out(o[OW*i +: 32]));
     end else if (UNIT == MXFP4_DOT64) begin : g_unit
       mxfp4_dot64 #(.STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .a(in[0 +: 256]), .b(in[256 +: 256]), .sa(in[512 +: 16]), .sb(in[528 +: 16]), .out(o[OW*i +: 32]));
+        .a(in_q[0 +: 256]), .b(in_q[256 +: 256]), .sa(in_q[512 +: 16]), .sb(in_q[528 +: 16]), .out(o[OW*i +: 32]));
     end else if (UNIT == MXFP8_DOT32) begin : g_unit
       // Each element format on its own operands: E5M2's a, b after E4M3's, its scales in bytes 2, 3.
       mxfp8_dot32 #(.E5M2(P), .STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .a(in[512*P +: 256]), .b(in[512*P + 256 +: 256]), .sa(in[1024 + 16*P +: 8]),
-        .sb(in[1032 + 16*P +: 8]), .out(o[OW*i +: 32]));
+        .a(in_q[512*P +: 256]), .b(in_q[512*P + 256 +: 256]), .sa(in_q[1024 + 16*P +: 8]),
+        .sb(in_q[1032 + 16*P +: 8]), .out(o[OW*i +: 32]));
     end else if (UNIT == HIF8_DOT) begin : g_unit
       // An instance with N lanes takes the first N codes of a and b.
       localparam int N = (P >> 8) & 127;
       hif8_dot #(.N(N), .W(P & 255), .STICKY(P >> 15), .STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .a(in[0 +: 8*N]), .b(in[512 +: 8*N]), .out(o[OW*i +: 32]));
+        .a(in_q[0 +: 8*N]), .b(in_q[512 +: 8*N]), .out(o[OW*i +: 32]));
     end else if (UNIT == BF16_DOT64) begin : g_unit
       bf16_dot64 #(.W(P & 255), .STICKY(P >> 15), .STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .a(in[0 +: 1024]), .b(in[1024 +: 1024]), .out(o[OW*i +: 32]));
+        .a(in_q[0 +: 1024]), .b(in_q[1024 +: 1024]), .out(o[OW*i +: 32]));
     end else if (UNIT == SPARSE_RESIDUAL_ADD) begin : g_unit
       sparse_residual_add #(.STAGES(ST), .MANT_BITS(P & 127), .ROUND_RZ(P >> 7)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .r(in[0 +: 224]), .w(in[224 +: 288]), .acc_start(in[512]), .init_value(in[544 +: 32]),
+        .r(in_q[0 +: 224]), .w(in_q[224 +: 288]), .acc_start(in_q[512]), .init_value(in_q[544 +: 32]),
         .out_dot(o[OW*i +: 32]), .out_acc(o[OW*i + 32 +: 32]), .acc(o[OW*i + 64 +: 32]));
     end else if (UNIT == HIF4_QUANTIZER) begin : g_unit
       hif4_quantizer #(.STAGES(ST), .ELEM_RNE(P & 1), .CMP_BF16((P >> 1) & 1), .INF_TO_NAN((P >> 2) & 1),
                        .ASCEND_A6(P >> 3))
         u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .x(in), .unit(o[OW*i +: 288]));
+        .x(in_q), .unit(o[OW*i +: 288]));
     end else if (UNIT == HADAMARD16) begin : g_unit
       hadamard16 #(.STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .x(in[0 +: 512]), .signs(in[512 +: 16]), .y(o[OW*i +: 512]));
+        .x(in_q[0 +: 512]), .signs(in_q[512 +: 16]), .y(o[OW*i +: 512]));
     end else if (UNIT == SR_QUANTIZER) begin : g_unit
       // The bench's element index i as the unit's counter form: group = i div L (low 32 bits,
       // as the model's), lane = i mod L, L = floor(64 / SR_BITS).
       localparam int L = 64 / (P & 63);
       logic [63:0] idx;
-      assign idx = in[608 +: 64];
+      assign idx = in_q[608 +: 64];
       sr_quantizer #(.STAGES(ST), .SR_BITS(P & 63), .FMT(P >> 6)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .seed(in[512 +: 64]), .stream(in[576 +: 32]), .group(32'(idx / 64'(L))), .lane(6'(idx % 64'(L))),
-        .a(in[0 +: 512]), .codes(o[OW*i +: 64]));
+        .seed(in_q[512 +: 64]), .stream(in_q[576 +: 32]), .group(32'(idx / 64'(L))), .lane(6'(idx % 64'(L))),
+        .a(in_q[0 +: 512]), .codes(o[OW*i +: 64]));
     end else if (UNIT == TRANSPOSE_BUFFER) begin : g_unit
       localparam int T = P & 127, W = (P >> 7) & 63;
       transpose_buffer #(.T(T), .W(W), .STAGES(ST)) u_unit (
         .clk, .rst_n, .in_valid(iv[i]), .in_ready(ir[i]), .out_valid(ov[i]), .out_ready(orr[i]),
-        .row(in[0 +: T*W]), .col(o[OW*i +: T*W]));
+        .row(in_q[0 +: T*W]), .col(o[OW*i +: T*W]));
     end else begin : g_unit
       $fatal(1, "cosim_top: no unit %0d", UNIT);
     end
   end
   if (UNIT == SPARSE_RESIDUAL_ADD) begin : g_pad
     logic unused_ok;  // the rest of acc_start's word
-    assign unused_ok = &{1'b0, in[543:513]};
+    assign unused_ok = &{1'b0, in_q[543:513]};
   end
   if (UNIT == HADAMARD16) begin : g_pad_had
     logic unused_ok;  // the rest of the signs' word
-    assign unused_ok = &{1'b0, in[543:528]};
+    assign unused_ok = &{1'b0, in_q[543:528]};
   end
   cosim_group_sel #(.NI(NI), .PG(PG), .OW(OW)) u_sel (
     .sel, .in_valid, .in_ready, .out_valid, .out_ready, .out,

@@ -224,7 +224,7 @@ bool run_group(Session& s, Harness& h, int group, int latency, const StreamKnobs
       b.around_rerun(false);
       return again;
     };
-    VectorStream vs(s, b.corners(), [&b](SplitMix64& r) { return b.random(r); });
+    VectorStream vs(s, b.corners(), [&b](SplitMix64& r, Vector& v) { b.random_into(r, v); });
     const std::string wave_path = run_wave_path(s.opt(), group);
     Sim<Model> sim(wave_path);
     h.check_ports(*sim.m);

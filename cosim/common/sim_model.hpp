@@ -1,7 +1,8 @@
 // What every cosim driver needs from a Verilated --cc model (docs/cosim.md):
 //
 //   Sim<Model>        the model with its context and an optional VCD waveform, clocked in two
-//                     phases (inputs set, low phase evaluates the combinational outputs, rising edge)
+//                     phases (inputs set, low phase evaluates the combinational outputs, rising edge;
+//                     the inputs held from before low() until after high())
 //   port_word()       32-bit word i of a Verilated port of any width
 //   Instance, ModelLayout, read_layout<Model>()
 //                     the parameter sets inside a cosim top, read from its `cfg` port: one 32-bit
@@ -55,7 +56,9 @@ struct Sim {
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
 
-  // Low phase: inputs are already set; evaluates combinational outputs.
+  // Low phase: inputs are already set; evaluates combinational outputs. The inputs must stay as
+  // they are until high() has run: cosim_top.sv hands `in` to its units through a register
+  // loaded at the falling edge (this eval), so a change after low() would not reach them.
   void low() {
     m->clk = 0;
     m->eval();

@@ -108,7 +108,7 @@ int sc_main(int argc, char** argv) {
     corners = {hif4_pair_vector(z, z, 0),    hif4_pair_vector(mx, mx, 0),  hif4_pair_vector(mx, mn, 0),
                hif4_pair_vector(nan, mx, 0), hif4_pair_vector(mx, nan, 0), hif4_pair_vector(tiny, tiny, 0)};
   }
-  VectorStream vs(s, corners, [&](SplitMix64& r) {
+  VectorStream vs(s, corners, [&](SplitMix64& r, Vector& v) {
     float x[64];
     const int src = 1 + static_cast<int>(r.below(3));
     fmt::Hif4Unit a, b;
@@ -122,7 +122,7 @@ int sc_main(int argc, char** argv) {
         *u = stim::hif4_quantize_random_opts(r, x);
       }
     }
-    return hif4_pair_vector(a, b, src);
+    v = hif4_pair_vector(a, b, src);
   });
   sc_core::sc_clock clk("clk", 10, sc_core::SC_NS);
   Tb tb("tb", s, vs);

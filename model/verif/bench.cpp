@@ -18,7 +18,7 @@ int Bench::out_words() const {
 }
 
 int pick_source(SplitMix64& r, const BenchContext& ctx, const std::vector<std::string>& sources,
-                const std::vector<int>& weights, int fallback) {
+                std::initializer_list<int> weights, int fallback) {
   if (!ctx.only_source.empty()) {
     for (size_t i = 0; i < sources.size(); ++i)
       if (sources[i] == ctx.only_source) return (i == 0) ? fallback : static_cast<int>(i);
@@ -27,9 +27,11 @@ int pick_source(SplitMix64& r, const BenchContext& ctx, const std::vector<std::s
   int total = 0;
   for (int w : weights) total += w;
   int x = static_cast<int>(r.below(static_cast<uint64_t>(total)));
-  for (size_t i = 0; i < weights.size(); ++i) {
-    if (x < weights[i]) return static_cast<int>(i);
-    x -= weights[i];
+  int i = 0;
+  for (int w : weights) {
+    if (x < w) return i;
+    x -= w;
+    ++i;
   }
   return fallback;
 }

@@ -14,6 +14,7 @@
 // the ones whose outputs golden() computes, in order.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -65,6 +66,9 @@ class Bench {
   virtual const std::vector<std::string>& sources() const = 0;  // sources()[0] is "corner"
   virtual std::vector<Vector> corners() = 0;
   virtual Vector random(SplitMix64& r) = 0;
+  // random() into `v`, whose word storage a bench may reuse (the stream driver's slots: no
+  // allocation per vector); the same vector as random(r).
+  virtual void random_into(SplitMix64& r, Vector& v) { v = random(r); }
   // The expected output words of every transaction of `v` (steps(v) x out_words(), step s at
   // s * out_words()), counting coverage.
   virtual void golden(const Vector& v, uint32_t* out) = 0;
@@ -113,9 +117,10 @@ class BenchBase : public Bench {
 };
 
 // The random source of a vector: ctx.only_source if set (the corner source maps to `fallback`),
-// otherwise a draw from `weights` (one per source, corner's weight 0).
+// otherwise a draw from `weights` (one per source, corner's weight 0; a brace list, which
+// allocates nothing: it is drawn for every random vector).
 int pick_source(SplitMix64& r, const BenchContext& ctx, const std::vector<std::string>& sources,
-                const std::vector<int>& weights, int fallback);
+                std::initializer_list<int> weights, int fallback);
 
 // The value blocks of the shaped and tensor sources: stim::shaped_block, or blocks of the .npy
 // tensor. The tensor is read (in the constructor; it throws if it cannot be) only when the

@@ -104,11 +104,17 @@ class Bf16Bench : public BenchBase {
     ElemSpecials sp;
     int zero_exp[64];  // exponent of each zero product of two numbers, as the RTL's tree sees it
     for (int k = 0; k < 64; ++k) {
-      const dp::Elem x = dp::decode_bf16(o.a[k]), y = dp::decode_bf16(o.b[k]);
-      sp.add(x, y);
-      const bool num = x.kind == dp::Elem::num && y.kind == dp::Elem::num;
-      zero_exp[k] = num && (!x.sig || !y.sig) ? x.exp + y.exp : INT_MIN;
-      for (const uint16_t e : {o.a[k], o.b[k]})
+      const uint16_t ca = o.a[k], cb = o.b[k];
+      if ((ca & 0x7F80) == 0x7F80 || (cb & 0x7F80) == 0x7F80) {  // an Inf or NaN: decoded in full
+        const dp::Elem x = dp::decode_bf16(ca), y = dp::decode_bf16(cb);
+        sp.add(x, y);
+        zero_exp[k] = INT_MIN;
+      } else if ((ca & 0x7FFF) == 0 || (cb & 0x7FFF) == 0) {  // two numbers, a zero product
+        zero_exp[k] = dp::decode_bf16(ca).exp + dp::decode_bf16(cb).exp;
+      } else {  // two nonzero numbers: sp.add would do nothing, no zero product
+        zero_exp[k] = INT_MIN;
+      }
+      for (const uint16_t e : {ca, cb})
         if ((e & 0x7F80) == 0 && (e & 0x7F)) c.hit(cov_sub_elem_);
     }
     special_.count(c, sp);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "formats/bits.hpp"
 #include "formats/hif8.hpp"
@@ -162,9 +163,22 @@ fmt::Hif4Unit hif4_quantize_random_opts(SplitMix64& r, const float* x) {
 void hif4_to_words(const fmt::Hif4Unit& u, uint32_t* w) {
   w[0] = fmt::hif4_meta_word(u);
   for (int i = 0; i < 8; ++i) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    // Eight codes in one load (byte j = code 8i + j), gathered from bytes into nibbles with
+    // three shift-and-mask steps, the inverse of hif4_from_words's (every generated vector is
+    // packed; GCC does not merge the per-code byte loads of the loop below into one).
+    uint64_t t;
+    std::memcpy(&t, u.nib + 8 * i, sizeof t);
+    t &= 0x0F0F0F0F0F0F0F0Full;
+    t = (t | (t >> 4)) & 0x00FF00FF00FF00FFull;
+    t = (t | (t >> 8)) & 0x0000FFFF0000FFFFull;
+    t = (t | (t >> 16)) & 0x00000000FFFFFFFFull;
+    w[1 + i] = static_cast<uint32_t>(t);
+#else
     uint32_t x = 0;
     for (int j = 0; j < 8; ++j) x |= static_cast<uint32_t>(u.nib[8 * i + j] & 0xF) << (4 * j);
     w[1 + i] = x;
+#endif
   }
 }
 
@@ -187,11 +201,15 @@ fmt::Hif4Unit hif4_from_words(const uint32_t* w) {
 
 Vector hif4_pair_vector(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source) {
   Vector v;
+  hif4_pair_into(a, b, source, v);
+  return v;
+}
+
+void hif4_pair_into(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source, Vector& v) {
   v.w.resize(2 * kHif4Words);
   hif4_to_words(a, v.w.data());
   hif4_to_words(b, v.w.data() + kHif4Words);
   v.source = source;
-  return v;
 }
 
 // ---------------------------------------------------------------------------------------

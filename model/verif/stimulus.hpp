@@ -73,6 +73,8 @@ void hif4_to_words(const fmt::Hif4Unit& u, uint32_t* w);
 fmt::Hif4Unit hif4_from_words(const uint32_t* w);
 // A hif4_dot64 transaction: A's unit in words 0..8, B's in 9..17.
 Vector hif4_pair_vector(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source);
+// The same into `v` (its word storage reused).
+void hif4_pair_into(const fmt::Hif4Unit& a, const fmt::Hif4Unit& b, int source, Vector& v);
 
 // ---- packed code vectors (the RTL's operand ports) ----
 // n codes of `bits` bits (4, 8 or 16) little-endian into 32-bit words: code k at bit bits*k.

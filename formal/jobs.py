@@ -118,12 +118,21 @@ job("hif4.s1_front", "front_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_f
 #             register, the register's enable and reset, for every dot value (dut.c7_dot cut)
 SP_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv", "hifsim_fp_add.sv",
                 "sparse_residual_add.sv"]
-job("sp.front", "sp_front_miter", SP_RTL, ["sparse/sp_front_miter.sv"], "cec", "formal")
+job("sp.front", "sp_front_miter", SP_RTL, ["ref/ref_sp_front.sv", "sparse/sp_front_miter.sv"], "cec", "formal")
 job("sp.tail", "sp_tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"],
     ["ref/ref_round.sv", "hif4/tail_miter.sv", "sparse/sp_tail_miter.sv"], "cec", "formal")
-for m, rz in [(23, 0), (10, 1), (1, 0)]:
-    job(f"sp.acc.m{m}_{'rz' if rz else 'rne'}", "sp_acc_props", SP_RTL, ["sparse/sp_acc_props.sv"], "pdr",
-        "formal", dict(MANT_BITS=m, ROUND_RZ=rz), connect=[("dut.c7_dot", "dot")])
+# references only: the select-and-multiply group sums = the dense HiF4 unit the residual
+# decompresses to (formal/sparse/sp_decomp_lemma.sv); formal-long: 57 s of CPU, and no RTL to break
+job("sp.decomp_lemma", "sp_decomp_lemma", [], ["ref/ref_sp_front.sv", "sparse/sp_decomp_lemma.sv"], "cec",
+    "formal-long")
+# every (MANT_BITS, ROUND_RZ) pair the unit accepts (as fpadd.*); 2 s of CPU each: the default
+# suite runs the unit's default (m23_rne), a reduced RZ register (m10_rz) and m1_rne
+SP_ACC_DEFAULT = {(23, 0), (10, 1), (1, 0)}
+for m in range(1, 24):
+    for rz in (0, 1):
+        job(f"sp.acc.m{m}_{'rz' if rz else 'rne'}", "sp_acc_props", SP_RTL, ["sparse/sp_acc_props.sv"], "pdr",
+            "formal" if (m, rz) in SP_ACC_DEFAULT else "formal-long", dict(MANT_BITS=m, ROUND_RZ=rz),
+            connect=[("dut.c7_dot", "dot")])
 
 # ---- hif4_quantizer against ref_hif4_quant (hif4.md section 2), split at the meta word
 # (formal/quant/quant_miter.sv): the meta word for every input, the elements against the unit's meta

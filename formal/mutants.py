@@ -114,6 +114,12 @@ NEW = {
     "formal.sp_sign_group_first": dict(
         file="sparse_residual_add.sv", find="(vr[3] ^ vw[3])", replace="(vr[3] ^ w[32 + 16*(j/2) + 3])",
         what="sign: the weight's sign is read from the group's first element, not the selected one"),
+    # sp.decomp_lemma reads references only: its mutant breaks the select-and-multiply reference
+    "formal.ref_sp_idx_of_partner": dict(
+        tree="formal", file="ref/ref_sp_front.sv", find="k   = 6'(4 * (j >> 1)) + 6'(r[160 + 2*j +: 2]);",
+        replace="k   = 6'(4 * (j >> 1)) + 6'(r[160 + 2*(j ^ 1) +: 2]);",
+        what="ref_sp_front: each kept value is multiplied by the weight element at the other kept "
+             "value's index"),
     # the accumulate step (sp.acc.*): the operand selection inverted
     "formal.sp_op_x_inverted": dict(
         file="sparse_residual_add.sv", find="assign op_x = start ? init_full : acc_full;",
@@ -224,6 +230,7 @@ KILLS = [
                     "formal.sp_idx_of_partner", "formal.sp_select_group_swapped", "formal.sp_w_l3_group",
                     "formal.sp_sign_group_first"]),
     (r"^sp\.tail", ["sp.l2_shift_two_as_one", "sp.group_of_three", "sp.dot_nan_dropped", "formal.h4_big_width_cut"]),
+    (r"^sp\.decomp_lemma", ["formal.ref_sp_idx_of_partner"]),
     (r"^sp\.acc\.", ["sp.init_ignored", "sp.adds_on_stall", "sp.start_dropped", "formal.sp_op_x_inverted"]),
     # init_value's ignored low bits exist below MANT_BITS = 23; the RZ flag only matters under RZ
     (r"^sp\.acc\.m([1-9]|1\d|2[0-2])_", ["sp.init_low_bits_kept"]),

@@ -121,6 +121,12 @@ SP_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"
 job("sp.front", "sp_front_miter", SP_RTL, ["ref/ref_sp_front.sv", "sparse/sp_front_miter.sv"], "cec", "formal")
 job("sp.tail", "sp_tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"],
     ["ref/ref_round.sv", "hif4/tail_miter.sv", "sparse/sp_tail_miter.sv"], "cec", "formal")
+# the accumulate step at STAGES 1, 3 (the unit's default) and 5: the sideband through the ranks
+# against a reference queue (formal/sparse/sp_acc_pipe_props.sv), dot cut as above; 40-50 s of
+# pdr each: formal-long
+for st in (1, 3, 5):
+    job(f"sp.acc_pipe.stages{st}", "sp_acc_pipe_props", SP_RTL, ["sparse/sp_acc_pipe_props.sv"], "pdr",
+        "formal-long", dict(STAGES=st, MANT_BITS=10, ROUND_RZ=1), connect=[("dut.c7_dot", "dot")])
 # references only: the select-and-multiply group sums = the dense HiF4 unit the residual
 # decompresses to (formal/sparse/sp_decomp_lemma.sv); formal-long: 57 s of CPU, and no RTL to break
 job("sp.decomp_lemma", "sp_decomp_lemma", [], ["ref/ref_sp_front.sv", "sparse/sp_decomp_lemma.sv"], "cec",

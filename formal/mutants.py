@@ -232,6 +232,10 @@ KILLS = [
     (r"^sp\.tail", ["sp.l2_shift_two_as_one", "sp.group_of_three", "sp.dot_nan_dropped", "formal.h4_big_width_cut"]),
     (r"^sp\.decomp_lemma", ["formal.ref_sp_idx_of_partner"]),
     (r"^sp\.acc\.", ["sp.init_ignored", "sp.adds_on_stall", "sp.start_dropped", "formal.sp_op_x_inverted"]),
+    # the same at STAGES >= 1 (run at m10_rz: every one of them applies), and a rank that loads its
+    # data on the wrong enable (the sideband of a stalled item is lost)
+    (r"^sp\.acc_pipe\.", ["sp.init_ignored", "sp.adds_on_stall", "sp.start_dropped", "formal.sp_op_x_inverted",
+                          "sp.init_low_bits_kept", "sp.acc_always_rne", "formal.pipe_data_en_dn_ready"]),
     # init_value's ignored low bits exist below MANT_BITS = 23; the RZ flag only matters under RZ
     (r"^sp\.acc\.m([1-9]|1\d|2[0-2])_", ["sp.init_low_bits_kept"]),
     (r"^sp\.acc\..*_rz$", ["sp.acc_always_rne"]),

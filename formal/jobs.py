@@ -16,7 +16,8 @@ JOBS = {}
 KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "round.ws29_we11", "round.hif4_exact",
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
                 "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63", "hif4.s6_tail", "mx4.front",
-                "nv.front", "nox.transpose_buffer.t2_w1.stages1", "nox.fp32_acc.m1_rne"}
+                "nv.front", "nox.transpose_buffer.t2_w1.stages1", "nox.fp32_acc.m1_rne",
+                "sp.acc.m10_rz"}
 
 
 def kill_label(name):
@@ -106,6 +107,38 @@ job("hif4.s6_tail", "tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp3
 # hif4.s6_tail, the whole datapath (formal/hif4/front_miter.sv states the composition)
 job("hif4.s1_front", "front_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv", "hif4_dot64.sv"],
     ["hif4/front_miter.sv"], "cec", "formal")
+
+# ---- sparse_residual_add at STAGES = 0 (docs/datapath.md section 7), by composition as hif4_dot64:
+#   sp.front  the front end (the 2:4 select of the weight element 4g + idx[j], the 32 lane products,
+#             SS, X, NaN) = the select-and-multiply definition, followed by the unit's own tail on
+#             both sides; every front value inside the tail contract's bounds
+#   sp.tail   hif4_dot_tail at the sparse parameters (4 products per group, SP_* widths) = its stage
+#             contracts (formal/hif4/tail_miter.sv, re-parameterized) for every input in the bounds
+#   sp.acc.*  the accumulate step around hifsim_fp_add (fpadd.* prove the adder): init_value or the
+#             register, the register's enable and reset, for every dot value (dut.c7_dot cut)
+SP_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv", "hifsim_fp_add.sv",
+                "sparse_residual_add.sv"]
+job("sp.front", "sp_front_miter", SP_RTL, ["ref/ref_sp_front.sv", "sparse/sp_front_miter.sv"], "cec", "formal")
+job("sp.tail", "sp_tail_miter", PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hif4_dot_tail.sv"],
+    ["ref/ref_round.sv", "hif4/tail_miter.sv", "sparse/sp_tail_miter.sv"], "cec", "formal")
+# the accumulate step at STAGES 1, 3 (the unit's default) and 5: the sideband through the ranks
+# against a reference queue (formal/sparse/sp_acc_pipe_props.sv), dot cut as above; 40-50 s of
+# pdr each: formal-long
+for st in (1, 3, 5):
+    job(f"sp.acc_pipe.stages{st}", "sp_acc_pipe_props", SP_RTL, ["sparse/sp_acc_pipe_props.sv"], "pdr",
+        "formal-long", dict(STAGES=st, MANT_BITS=10, ROUND_RZ=1), connect=[("dut.c7_dot", "dot")])
+# references only: the select-and-multiply group sums = the dense HiF4 unit the residual
+# decompresses to (formal/sparse/sp_decomp_lemma.sv); formal-long: 57 s of CPU, and no RTL to break
+job("sp.decomp_lemma", "sp_decomp_lemma", [], ["ref/ref_sp_front.sv", "sparse/sp_decomp_lemma.sv"], "cec",
+    "formal-long")
+# every (MANT_BITS, ROUND_RZ) pair the unit accepts (as fpadd.*); 2 s of CPU each: the default
+# suite runs the unit's default (m23_rne), a reduced RZ register (m10_rz) and m1_rne
+SP_ACC_DEFAULT = {(23, 0), (10, 1), (1, 0)}
+for m in range(1, 24):
+    for rz in (0, 1):
+        job(f"sp.acc.m{m}_{'rz' if rz else 'rne'}", "sp_acc_props", SP_RTL, ["sparse/sp_acc_props.sv"], "pdr",
+            "formal" if (m, rz) in SP_ACC_DEFAULT else "formal-long", dict(MANT_BITS=m, ROUND_RZ=rz),
+            connect=[("dut.c7_dot", "dot")])
 
 # ---- hif4_quantizer against ref_hif4_quant (hif4.md section 2), split at the meta word
 # (formal/quant/quant_miter.sv): the meta word for every input, the elements against the unit's meta

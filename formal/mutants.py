@@ -95,6 +95,37 @@ NEW = {
         find="else                           lo = $signed(sl) < 0 ? {WF{1'b1}} : WF'(1);",
         replace="else                           lo = WF'(1);",
         what="ref_mx_lead: the jam bit is always +1 (a negative low term jams upwards)"),
+    # sparse_residual_add's datapath (sp.* jobs): the classes the table does not have. The front
+    # (sp.front): the 2:4 index decoded wrong, the wrong group or slot, a sign from the wrong element.
+    "formal.sp_idx_bits_swapped": dict(
+        file="sparse_residual_add.sv", find="vw = w[32 + 16*(j/2) + 4*ix +: 4];",
+        replace="vw = w[32 + 16*(j/2) + 4*{ix[0], ix[1]} +: 4];",
+        what="index decode: the 2-bit index read lsb first (idx 1 selects element 2 and 2 selects 1)"),
+    "formal.sp_idx_of_partner": dict(
+        file="sparse_residual_add.sv", find="ix = r[160 + 2*j +: 2];", replace="ix = r[160 + 2*(j ^ 1) +: 2];",
+        what="index decode: each kept value takes the index of the other kept value of its group"),
+    "formal.sp_select_group_swapped": dict(
+        file="sparse_residual_add.sv", find="vw = w[32 + 16*(j/2) + 4*ix +: 4];",
+        replace="vw = w[32 + 16*((j/2) ^ 1) + 4*ix +: 4];",
+        what="wrong group: the weight element is selected from the neighbouring group of 4"),
+    "formal.sp_w_l3_group": dict(
+        file="sparse_residual_add.sv", find="mag_w = w[16 + j/2] ?", replace="mag_w = w[16 + j/4] ?",
+        what="wrong group: the selected weight element takes the E1_16 bit of group j/4"),
+    "formal.sp_sign_group_first": dict(
+        file="sparse_residual_add.sv", find="(vr[3] ^ vw[3])", replace="(vr[3] ^ w[32 + 16*(j/2) + 3])",
+        what="sign: the weight's sign is read from the group's first element, not the selected one"),
+    # sp.decomp_lemma reads references only: its mutant breaks the select-and-multiply reference
+    "formal.ref_sp_idx_of_partner": dict(
+        tree="formal", file="ref/ref_sp_front.sv", find="k   = 6'(4 * (j >> 1)) + 6'(r[160 + 2*j +: 2]);",
+        replace="k   = 6'(4 * (j >> 1)) + 6'(r[160 + 2*(j ^ 1) +: 2]);",
+        what="ref_sp_front: each kept value is multiplied by the weight element at the other kept "
+             "value's index"),
+    # the accumulate step (sp.acc.*): the operand selection inverted
+    "formal.sp_op_x_inverted": dict(
+        file="sparse_residual_add.sv", find="assign op_x = start ? init_full : acc_full;",
+        replace="assign op_x = start ? acc_full : init_full;",
+        what="acc/init selection inverted: acc_start adds to the register, a continuing sum restarts "
+             "from init_value"),
     # no X on the outputs (nox.* jobs): each lets a register's contents from before any defined
     # input reach an output the unit calls valid; the two-copy proof must see it.
     "formal.pipe_data_en_dn_ready": dict(
@@ -197,6 +228,20 @@ KILLS = [
                   "mx8.no_negate", "mx8.inf_minus_inf", "mx8.min_exp"]),
     (r"^mx8\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^mx8\.e5m2", ["pkg.e5m2_subnormal_exp"]),
+    # sparse_residual_add (formal/sparse): front, tail at the sparse parameters, accumulate step
+    (r"^sp\.front", ["sp.select_index", "sp.l3_group_index", "sp.nan_needs_both", "formal.sp_idx_bits_swapped",
+                    "formal.sp_idx_of_partner", "formal.sp_select_group_swapped", "formal.sp_w_l3_group",
+                    "formal.sp_sign_group_first"]),
+    (r"^sp\.tail", ["sp.l2_shift_two_as_one", "sp.group_of_three", "sp.dot_nan_dropped", "formal.h4_big_width_cut"]),
+    (r"^sp\.decomp_lemma", ["formal.ref_sp_idx_of_partner"]),
+    (r"^sp\.acc\.", ["sp.init_ignored", "sp.adds_on_stall", "sp.start_dropped", "formal.sp_op_x_inverted"]),
+    # the same at STAGES >= 1 (run at m10_rz: every one of them applies), and a rank that loads its
+    # data on the wrong enable (the sideband of a stalled item is lost)
+    (r"^sp\.acc_pipe\.", ["sp.init_ignored", "sp.adds_on_stall", "sp.start_dropped", "formal.sp_op_x_inverted",
+                          "sp.init_low_bits_kept", "sp.acc_always_rne", "formal.pipe_data_en_dn_ready"]),
+    # init_value's ignored low bits exist below MANT_BITS = 23; the RZ flag only matters under RZ
+    (r"^sp\.acc\.m([1-9]|1\d|2[0-2])_", ["sp.init_low_bits_kept"]),
+    (r"^sp\.acc\..*_rz$", ["sp.acc_always_rne"]),
     # no X: a unit's register ranks (every unit with a hifsim_pipe_reg rank at that depth), its
     # accumulator register, its tile memory. The table's tpb.bank_select_inverted (the column read
     # from the bank not yet written) and tpb.last_row_early (a bank read before its last row is

@@ -174,7 +174,11 @@ job("nv.tail", "nv_miter", NV_RTL, NV_FORMAL, "cec", "formal-long", dict(PART=2)
 MX8_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "mxfp8_dot32.sv"]
 MX8_FORMAL = ["ref/ref_round.sv", "ref/ref_mxfp8_dot.sv", "mx/mx8_miter.sv"]
 for tag, e5 in (("e4m3", 0), ("e5m2", 1)):
-    job(f"mx8.{tag}", "mx8_miter", MX8_RTL, MX8_FORMAL, "cec", "formal-long", dict(E5M2=e5), early_flatten=True)
+    job(f"mx8.{tag}", "mx8_miter", MX8_RTL, MX8_FORMAL, "cec", "formal-long", dict(E5M2=e5, PART=0), early_flatten=True)
+    job(f"mx8.{tag}.front", "mx8_miter", MX8_RTL, MX8_FORMAL, "cec", "formal-long", dict(E5M2=e5, PART=1),
+        connect=[("tap", "dut.c2_data")])
+    job(f"mx8.{tag}.tail", "mx8_miter", MX8_RTL, MX8_FORMAL, "cec", "formal-long", dict(E5M2=e5, PART=2),
+        connect=[("dut.c2_data", "c2")])
 
 # ref_round_wide (the wide fields' rounding reference) = ref_round, every input of the width
 for ws in (40, 80):

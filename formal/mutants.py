@@ -126,6 +126,21 @@ NEW = {
         replace="assign op_x = start ? acc_full : init_full;",
         what="acc/init selection inverted: acc_start adds to the register, a continuing sum restarts "
              "from init_value"),
+    # mxfp8_dot32 (mx8.* jobs): a width cut in the front, a specials priority in the tail, the
+    # products' significand width (formal/mx/mx8_miter.sv splits the unit at c2_data).
+    "formal.mx8_sum_width_cut": dict(
+        file="mxfp8_dot32.sv", find="    s2_sum = sum;", replace="    s2_sum = {sum[WSUM-2], sum[WSUM-2:0]};",
+        what="s2: the exact sum kept in WSUM-1 bits (sign-extended back): one bit cut; only sums with "
+             "|sum| >= 2^(WSUM-2) (at least 21 / 21 near-largest products of one sign) see it"),
+    "formal.mx8_psig_top_bit_lost": dict(
+        file="mxfp8_dot32.sv", find="num ? PW'({{SW{1'b0}}, ga} * {{SW{1'b0}}, gb}) : PW'(0)",
+        replace="num ? PW'({{SW{1'b0}}, ga} * {{SW{1'b0}}, gb}) & {1'b0, {(PW-1){1'b1}}} : PW'(0)",
+        what="s1: the product significand sigA x sigB loses its top bit (products >= 128 / >= 32)"),
+    "formal.mx8_inf_over_nan": dict(
+        file="mxfp8_dot32.sv", find="if (scale_nan || nan || (pinf && ninf)) s4_out = hifsim_pkg::FP32_QNAN;",
+        replace="if (pinf && !ninf) s4_out = hifsim_pkg::FP32_POS_INF;\n"
+                "    else if (scale_nan || nan || (pinf && ninf)) s4_out = hifsim_pkg::FP32_QNAN;",
+        what="s4: a +Inf product beats a NaN scale or a NaN product (gives +Inf, not NaN)"),
     # no X on the outputs (nox.* jobs): each lets a register's contents from before any defined
     # input reach an output the unit calls valid; the two-copy proof must see it.
     "formal.pipe_data_en_dn_ready": dict(
@@ -224,10 +239,17 @@ KILLS = [
     (r"^nv\.(front|whole)", ["nv.sub_block_of_15", "nv.prod_sign_or", "pkg.e2m1_six_as_five"]),
     (r"^nv\.(tail|whole)", ["nv.scale_sign_dropped", "nv.tt_offset", "nv.ss_operand_repeated", "nv.nan_a_only",
                             "nv.align_offset", "pkg.e4m3_nan_code"]),
-    (r"^mx8\.", ["mx8.inf_times_zero_finite", "mx8.inf_sign_a", "mx8.shift_operand_repeated", "mx8.scale_nan_a_only",
-                  "mx8.no_negate", "mx8.inf_minus_inf", "mx8.min_exp"]),
-    (r"^mx8\.e4m3", ["pkg.e4m3_nan_code"]),
-    (r"^mx8\.e5m2", ["pkg.e5m2_subnormal_exp"]),
+    # mxfp8_dot32, split at c2_data: the front's mutants (decode, products, alignment, sign, the
+    # sum's width, the lsb exponent, the NaN / Inf flags) on the front and whole jobs, the tail's
+    # (rounding, the specials' priority) on the tail and whole jobs. E4M3 has no infinity, so the
+    # Inf mutants are equivalent in the E4M3 unit (front and whole); the tail job drives the flags
+    # freely, so it refutes the specials' mutants at both element formats.
+    (r"^mx8\.e(4m3|5m2)(\.front)?$", ["mx8.shift_operand_repeated", "mx8.scale_nan_a_only", "mx8.no_negate",
+                                     "mx8.min_exp", "formal.mx8_sum_width_cut", "formal.mx8_psig_top_bit_lost"]),
+    (r"^mx8\.e4m3(\.front)?$", ["pkg.e4m3_nan_code"]),
+    (r"^mx8\.e5m2(\.front)?$", ["mx8.inf_times_zero_finite", "mx8.inf_sign_a", "pkg.e5m2_subnormal_exp"]),
+    (r"^mx8\.e(4m3|5m2)(\.tail)?$", ["round.ties_to_odd", "round.subnormal_quantum"]),
+    (r"^mx8\.(e4m3\.tail|e5m2(\.tail)?)$", ["mx8.inf_minus_inf", "formal.mx8_inf_over_nan"]),
     # sparse_residual_add (formal/sparse): front, tail at the sparse parameters, accumulate step
     (r"^sp\.front", ["sp.select_index", "sp.l3_group_index", "sp.nan_needs_both", "formal.sp_idx_bits_swapped",
                     "formal.sp_idx_of_partner", "formal.sp_select_group_swapped", "formal.sp_w_l3_group",

@@ -213,3 +213,22 @@ for unit, tag, extra, stages, always in NOX_UNITS:
 for m, rz in [(23, 0), (1, 0), (10, 1)]:
     job(f"nox.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "pdr", "formal" if m == 1 else "formal-long",
         unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="nox", keep_ffs=True)
+
+# ---- hif8_dot / bf16_dot64 (hifsim_aligned_dot) at STAGES = 0 against ref_aligned_dot (docs/datapath.md
+# sections 4-5, formal/aligned/aligned_miter.sv), split at the s2 -> s3 contract c2_data: the front
+# (decode, products, specials, Emax over the nonzero products) taps it, the tail (alignment, sticky,
+# sum, window LSB, rounding) cuts it and takes every c2_data of the contract's shape. `&fraig -x`
+# first. (tag, FMT, N, W, STICKY, front label, tail label, whole label)
+AL_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hifsim_aligned_dot.sv"]
+AL_FORMAL = ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/aligned_miter.sv"]
+AL_SETS = [("h8.n16_w24", 0, 16, 24, 0, "formal", "formal", "formal-long")]
+for tag, fmt, n, w, st, lf, lt, lw in AL_SETS:
+    unit, blk = ("bf16_dot64", "g_bf16") if fmt else ("hif8_dot", "g_hif8")
+    c2 = f"{blk}.dut.u_dot.c2_data"
+    p = dict(FMT=fmt, N=n, W=w, STICKY=st)
+    job(f"al.{tag}.front", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lf, dict(p, PART=1),
+        connect=[("tap", c2)], abc_pre="&get -n; &fraig -x; &put;")
+    job(f"al.{tag}.tail", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lt, dict(p, PART=2),
+        connect=[(c2, "c2x")], abc_pre="&get -n; &fraig -x; &put;")
+    job(f"al.{tag}.whole", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lw, dict(p, PART=0),
+        early_flatten=True, abc_pre="&get -n; &fraig -x; &put;")

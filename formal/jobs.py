@@ -220,7 +220,9 @@ for m, rz in [(23, 0), (1, 0), (10, 1)]:
 # sum, window LSB, rounding) cuts it and takes every c2_data of the contract's shape. `&fraig -x`
 # first (on a mutant plain `fold; dprove`: see prove.py run_abc).
 # (tag, FMT, N, W, STICKY, front label, tail label, whole label); the front (s0-s2) does not read W
-# or STICKY, so one front job per (FMT, N) (None: the same logic as the set above it)
+# or STICKY, so one front job per (FMT, N) (None: the same logic as the set above it). BF16's
+# front compares the unit with the reference's Emax as a balanced tree (EMAX_TREE = 1; the scan
+# did not close at 64 lanes); al.bf.emax_lemma: the tree = the scan, references only.
 AL_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hifsim_aligned_dot.sv"]
 AL_FORMAL = ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/aligned_miter.sv"]
 AL_SETS = [("h8.n16_w24", 0, 16, 24, 0, "formal", "formal", "formal-long"),    # the control jobs' set
@@ -233,9 +235,13 @@ for tag, fmt, n, w, st, lf, lt, lw in AL_SETS:
     c2 = f"{blk}.dut.u_dot.c2_data"
     p = dict(FMT=fmt, N=n, W=w, STICKY=st)
     if lf:
-        job(f"al.{tag}.front", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lf, dict(p, PART=1),
+        job(f"al.{tag}.front", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lf,
+            dict(p, PART=1, EMAX_TREE=fmt),
             connect=[("tap", c2)], abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
     job(f"al.{tag}.tail", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lt, dict(p, PART=2),
         connect=[(c2, "c2x")], abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
-    job(f"al.{tag}.whole", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lw, dict(p, PART=0),
+    job(f"al.{tag}.whole", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lw,
+        dict(p, PART=0, EMAX_TREE=fmt),
         early_flatten=True, abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+job("al.bf.emax_lemma", "emax_lemma", [], ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/emax_lemma.sv"],
+    "cec", "formal-long", dict(FMT=1, N=64), abc_pre="&get -n; &fraig -x; &put;")

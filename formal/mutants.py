@@ -131,6 +131,11 @@ NEW = {
         file="hifsim_aligned_dot.sv", find="s1_lane[WL*k +: WL] = {num && (ps != '0), sga ^ sgb, ps,",
         replace="s1_lane[WL*k +: WL] = {num && (ps != '0), sga, ps,",
         what="aligned dot s1: a finite product's sign is A's sign (B's ignored)"),
+    # al.bf.emax_lemma checks references alone: a broken reference tree keeps the smaller exponent
+    "formal.ref_emax_tree_min": dict(
+        tree="formal", file="ref/ref_aligned_dot.sv", find="else if (y[9:0] > x[9:0])   v[j] = y;",
+        replace="else if (y[9:0] < x[9:0])   v[j] = y;",
+        what="ref_aligned_front, EMAX_TREE = 1: of two nonzero neighbours the smaller exponent wins"),
 }
 
 # job name (regex) -> mutant ids it must refute
@@ -223,6 +228,7 @@ KILLS = [
     (r"^al\.\w+\.[\w.]+\.(tail|whole)$", ["ad.no_negate", "ad.lsb_exp", "ad.gap_clamp_early",
                                          "formal.ad_align_off_by_one", "round.guard_position"]),
     (r"^al\.\w+\.[\w.]*_s\.(tail|whole)$", ["ad.sticky_stuck_0", "ad.sticky_off_by_one"]),
+    (r"^al\.bf\.emax_lemma$", ["formal.ref_emax_tree_min"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

@@ -26,7 +26,8 @@ module aligned_miter #(
   parameter int N      = 16,
   parameter int W      = 24,
   parameter int STICKY = 0,
-  parameter int PART   = 0
+  parameter int PART   = 0,
+  parameter int EMAX_TREE = 0   // the reference front's Emax as a balanced tree (ref_aligned_dot.sv)
 ) (
   input logic [N*((FMT != 0) ? 16 : 8)-1:0] a,
   input logic [N*((FMT != 0) ? 16 : 8)-1:0] b,
@@ -95,7 +96,7 @@ module aligned_miter #(
       .nz, .neg, .psig, .u, .e_max, .nan, .pinf, .ninf, .out(out_ref));
     always_comb assert (out_rtl == out_ref);
   end else begin : g_front_or_whole
-    ref_aligned_front #(.FMT(FMT), .N(N)) ref_front (
+    ref_aligned_front #(.FMT(FMT), .N(N), .EMAX_TREE(EMAX_TREE)) ref_front (
       .a, .b, .nz, .neg, .psig, .u, .any, .e_max, .nan, .pinf, .ninf);
     if (PART == 0) begin : g_whole
       ref_aligned_tail #(.FMT(FMT), .N(N), .W(WREF), .STICKY(SREF)) ref_tail (

@@ -269,3 +269,35 @@ for unit, tag, extra, stages, always in NOX_UNITS:
 for m, rz in [(23, 0), (1, 0), (10, 1)]:
     job(f"taint.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "taint", "formal-long",
         unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="taint")
+
+# ---- hif8_dot / bf16_dot64 (hifsim_aligned_dot) at STAGES = 0 against ref_aligned_dot (docs/datapath.md
+# sections 4-5, formal/aligned/aligned_miter.sv), split at the s2 -> s3 contract c2_data: the front
+# (decode, products, specials, Emax over the nonzero products) taps it, the tail (alignment, sticky,
+# sum, window LSB, rounding) cuts it and takes every c2_data of the contract's shape. `&fraig -x`
+# first (on a mutant plain `fold; dprove`: see prove.py run_abc).
+# (tag, FMT, N, W, STICKY, front label, tail label, whole label); the front (s0-s2) does not read W
+# or STICKY, so one front job per (FMT, N) (None: the same logic as the set above it). BF16's
+# front compares the unit with the reference's Emax as a balanced tree (EMAX_TREE = 1; the scan
+# did not close at 64 lanes); al.bf.emax_lemma: the tree = the scan, references only.
+AL_RTL = PKG + ["hifsim_pipe_reg.sv", "hifsim_round_fp32.sv", "hifsim_aligned_dot.sv"]
+AL_FORMAL = ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/aligned_miter.sv"]
+AL_SETS = [("h8.n16_w24", 0, 16, 24, 0, "formal", "formal", "formal-long"),    # the control jobs' set
+           ("h8.n16_w8_s", 0, 16, 8, 1, None, "formal-long", "formal-long"),  # sticky
+           ("h8.n64_exact", 0, 64, 0, 0, "formal-long", "formal-long", "formal-long"),  # the default
+           ("bf.w16", 1, 64, 16, 0, "formal-long", "formal-long", "formal-long"),  # the control jobs' set
+           ("bf.w64_s", 1, 64, 64, 1, None, "formal-long", "formal-long")]  # the default
+for tag, fmt, n, w, st, lf, lt, lw in AL_SETS:
+    unit, blk = ("bf16_dot64", "g_bf16") if fmt else ("hif8_dot", "g_hif8")
+    c2 = f"{blk}.dut.u_dot.c2_data"
+    p = dict(FMT=fmt, N=n, W=w, STICKY=st)
+    if lf:
+        job(f"al.{tag}.front", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lf,
+            dict(p, PART=1, EMAX_TREE=fmt),
+            connect=[("tap", c2)], abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+    job(f"al.{tag}.tail", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lt, dict(p, PART=2),
+        connect=[(c2, "c2x")], abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+    job(f"al.{tag}.whole", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lw,
+        dict(p, PART=0, EMAX_TREE=fmt),
+        early_flatten=True, abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+job("al.bf.emax_lemma", "emax_lemma", [], ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/emax_lemma.sv"],
+    "cec", "formal-long", dict(FMT=1, N=64), abc_pre="&get -n; &fraig -x; &put;")

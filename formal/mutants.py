@@ -167,6 +167,21 @@ NEW = {
         file="transpose_buffer.sv", find="if (fire_in && wb_q == b[0]", replace="if (fire_in && rb_q == b[0]",
         what="transpose_buffer: the row write enable selects the bank by the read side's bank, so the "
              "second tile is written over the first while bank 1 is never written and is read"),
+    # hif8_dot / bf16_dot64 (hifsim_aligned_dot, al.* jobs): the alignment shift one place too far
+    # for every product below the maximum (the leading lane stays right), a product's sign taken
+    # from A alone.
+    "formal.ad_align_off_by_one": dict(
+        file="hifsim_aligned_dot.sv", find="t   = v >> g;", replace="t   = v >> (g + GW'(g != '0));",
+        what="aligned dot s3: every product below Emax shifted one place too far right (its t halved)"),
+    "formal.ad_sign_from_a": dict(
+        file="hifsim_aligned_dot.sv", find="s1_lane[WL*k +: WL] = {num && (ps != '0), sga ^ sgb, ps,",
+        replace="s1_lane[WL*k +: WL] = {num && (ps != '0), sga, ps,",
+        what="aligned dot s1: a finite product's sign is A's sign (B's ignored)"),
+    # al.bf.emax_lemma checks references alone: a broken reference tree keeps the smaller exponent
+    "formal.ref_emax_tree_min": dict(
+        tree="formal", file="ref/ref_aligned_dot.sv", find="else if (y[9:0] > x[9:0])   v[j] = y;",
+        replace="else if (y[9:0] < x[9:0])   v[j] = y;",
+        what="ref_aligned_front, EMAX_TREE = 1: of two nonzero neighbours the smaller exponent wins"),
 }
 
 # job name (regex) -> mutant ids it must refute
@@ -273,6 +288,17 @@ KILLS = [
     (r"^(nox|taint)\.fp32_acc\.", ["formal.acc_no_reset"]),
     (r"^(nox|taint)\.sparse_residual_add\.", ["formal.sp_acc_no_reset"]),
     (r"^(nox|taint)\.transpose_buffer\.", ["formal.tpb_write_bank_from_read", "tpb.bank_select_inverted", "tpb.last_row_early"]),
+    # hif8_dot / bf16_dot64 against ref_aligned_dot (formal/aligned): the front (decode, products,
+    # specials, Emax over the nonzero products) and the tail (alignment, sticky, sum, window LSB,
+    # rounding); the sticky mutants only where the window has its sticky bit
+    (r"^al\.\w+\.[\w.]+\.(front|whole)$", ["ad.zero_raises_emax", "ad.emax_is_min", "ad.inf_sign_a",
+                                          "ad.inf_times_zero_finite", "formal.ad_sign_from_a"]),
+    (r"^al\.h8\.[\w.]+\.(front|whole)$", ["pkg.hif8_denormal_exp"]),
+    (r"^al\.bf\.[\w.]+\.(front|whole)$", ["pkg.bf16_subnormal_exp"]),
+    (r"^al\.\w+\.[\w.]+\.(tail|whole)$", ["ad.no_negate", "ad.lsb_exp", "ad.gap_clamp_early",
+                                         "formal.ad_align_off_by_one", "round.guard_position"]),
+    (r"^al\.\w+\.[\w.]*_s\.(tail|whole)$", ["ad.sticky_stuck_0", "ad.sticky_off_by_one"]),
+    (r"^al\.bf\.emax_lemma$", ["formal.ref_emax_tree_min"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),

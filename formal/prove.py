@@ -123,10 +123,14 @@ def yosys_aig(job, rtl_dir, tmp, formal_dir=HERE):
     return aig
 
 
-def run_abc(job, aig, timeout):
+def run_abc(job, aig, timeout, mutant=False):
     if job["method"] == "cec":
-        # abc_pre: a first pass for AIGs on which `fold` asserts (Abc_AigFree), e.g. `&fraig -x`
-        cmd = f"read_aiger {aig}; {job.get('abc_pre', 'fold;')} dprove"
+        # abc_pre: a first pass for AIGs on which `fold` asserts (Abc_AigFree), e.g. `&fraig -x`.
+        # abc_pre_mutant: the pass on a mutant (prove.py kill): `&fraig -x` sweeps the whole AIG
+        # before dprove looks at the output, minutes on a broken design whose counterexample plain
+        # `dprove`'s random simulation finds in a second (the al.* jobs); the AIG is the same
+        pre = job.get("abc_pre_mutant", job.get("abc_pre", "fold;")) if mutant else job.get("abc_pre", "fold;")
+        cmd = f"read_aiger {aig}; {pre} dprove"
     else:  # pdr, taint: constraints folded in, then IC3
         cmd = f"read_aiger {aig}; fold; strash; pdr -T {int(timeout)}"
     # cwd: dprove writes an unsolved miter (sm01.aig) into the working directory
@@ -163,7 +167,7 @@ def run_job(name, mutant_id=None, timeout=600, verbose=False):
                 aig = yosys_aig(job, rtl_dir, tmp, formal_dir)
                 if os.environ.get("HIFSIM_FORMAL_KEEP_AIG"):  # debugging: keep the AIG the solver got
                     shutil.copy(aig, os.environ["HIFSIM_FORMAL_KEEP_AIG"])
-                verdict, log = run_abc(job, aig, timeout)
+                verdict, log = run_abc(job, aig, timeout, bool(mutant_id))
         except subprocess.TimeoutExpired:
             verdict, log = "UNKNOWN", f"timeout after {timeout} s"
         except RuntimeError as e:

@@ -2,7 +2,8 @@
 
 A job: top (the miter or property wrapper), rtl (files of rtl/, compile order), formal (files
 of formal/), params (chparam of the top), method (cec | pdr | sim, formal/prove.py) and label
-(`formal`: the default suite; `formal-long`: the slow ones). Names: <group>.<case>; the mutants
+(`formal`: the default suite; `formal-long`: the slow ones; `proof-open`: not closed or never
+run to a verdict, see OPEN at the end). Names: <group>.<case>; the mutants
 each must refute are in formal/mutants.py (KILLS, matched on the name).
 """
 import os
@@ -17,10 +18,12 @@ KILL_DEFAULT = {"dec.e2m1", "dec.e4m3", "dec.e5m2", "dec.hif8", "dec.bf16", "rou
                 "acc.m23_rne", "acc.m1_rne", "ctrl.hif4_dot64.stages1", "ctrl.hif4_dot64.stages3",
                 "ctrl.hif4_dot64.stages0", "fpadd.m1_rne", "quant.elem.away.k63", "hif4.s6_tail", "mx4.front",
                 "nv.front", "nox.transpose_buffer.t2_w1.stages1", "nox.fp32_acc.m1_rne",
-                "sp.acc.m10_rz", "mx8.e4m3.tail"}
+                "sp.acc.m10_rz", "mx8.e4m3.tail", "taint.hif4_dot64.stages3", "taint.fp32_acc.m23_rne"}
 
 
 def kill_label(name):
+    if JOBS[name]["label"] == "proof-open":
+        return "proof-open"
     return "formal" if name in KILL_DEFAULT else "formal-long"
 
 
@@ -260,14 +263,17 @@ for m, rz in [(23, 0), (1, 0), (10, 1)]:
 # unbounded (ABC pdr). Sound for the same property (a clean output cannot depend on the power-up
 # contents); its invariant is "a valid rank's taint bits are 0", which pdr finds without proving
 # two copies of the datapath equal, so it closes where the two-copy jobs do not.
-TAINT_DEFAULT = set()
+# In the default suite: one depth of each dot unit whose job is seconds (the default STAGES; hif8_dot
+# at the control jobs' N=16 W=24), the small transpose tile and fp32_acc m23_rne; the others formal-long.
+TAINT_DEFAULT = {("hif4_dot64", "", 3), ("nvfp4_dot64", "", 3), ("mxfp4_dot64", "", 2), ("mxfp8_dot32", "", 2),
+                 ("hif8_dot", "n16_w24.", 3), ("transpose_buffer", "t2_w1.", 1)}
 for unit, tag, extra, stages, always in NOX_UNITS:
     for s in stages:
         job(f"taint.{unit}.{tag}stages{s}", "nox_top", [], [], "taint",
             "formal" if (unit, tag, s) in TAINT_DEFAULT else "formal-long",
             unit=unit, unit_params=dict(extra, STAGES=s), wrap="taint", always=always)
 for m, rz in [(23, 0), (1, 0), (10, 1)]:
-    job(f"taint.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "taint", "formal-long",
+    job(f"taint.fp32_acc.m{m}_{'rz' if rz else 'rne'}", "nox_top", [], [], "taint", "formal" if m == 23 else "formal-long",
         unit="fp32_acc", unit_params=dict(MANT_BITS=m, ROUND_RZ=rz), wrap="taint")
 
 # ---- hif8_dot / bf16_dot64 (hifsim_aligned_dot) at STAGES = 0 against ref_aligned_dot (docs/datapath.md
@@ -301,3 +307,34 @@ for tag, fmt, n, w, st, lf, lt, lw in AL_SETS:
         early_flatten=True, abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
 job("al.bf.emax_lemma", "emax_lemma", [], ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/emax_lemma.sv"],
     "cec", "formal-long", dict(FMT=1, N=64), abc_pre="&get -n; &fraig -x; &put;")
+
+# ---- proof-open: the jobs that have not closed (UNKNOWN or undecided at their limits) or were never
+# run to a verdict. They stay runnable (`prove.py run`) but not under a label ctest's `-L formal`
+# matches, so `formal` and `formal-long` hold only proofs seen to pass (docs/formal.md, Results and
+# "Not done" give what each of these did). Their mutant checks (bug-finding only: a proof that is
+# not closed proves nothing) are proof-open too.
+OPEN = {
+    # datapath miters: one-miter forms superseded by front + tail splits, and the open aligned sets
+    "hif4.dot_full", "mx4.tail", "mx4.tail.d64", "mx4.whole", "nv.whole",
+    "al.bf.w16.front", "al.bf.w16.tail", "al.bf.w16.whole", "al.bf.w64_s.tail", "al.bf.w64_s.whole",
+    "al.h8.n64_exact.front", "al.h8.n64_exact.tail", "al.h8.n64_exact.whole", "al.h8.n16_w24.whole",
+    "al.h8.n16_w8_s.whole", "al.bf.emax_lemma",
+    # rounder sets never run to a verdict
+    "round.ws70_we11", "round.ws72_we11", "round.ws89_we11", "round.ws127_we11", "round.ws128_we11",
+    # two-copy no-X jobs: undecided at 300 s of pdr or never run (the taint jobs prove the property
+    # for these units, see docs/formal.md "No X on the outputs")
+    "nox.hif4_dot64.stages5", "nox.nvfp4_dot64.stages3", "nox.nvfp4_dot64.stages1", "nox.mxfp4_dot64.stages4",
+    "nox.mxfp8_dot32.stages2", "nox.mxfp8_dot32.stages3", "nox.hif8_dot.stages3", "nox.bf16_dot64.stages3",
+    "nox.hif8_dot.n16_w24.stages3", "nox.bf16_dot64.w16.stages3", "nox.hif4_quantizer.stages3",
+    "nox.hif4_quantizer.stages4", "nox.sparse_residual_add.stages3", "nox.sparse_residual_add.stages5",
+    "nox.hadamard16.stages2", "nox.hadamard16.stages1", "nox.hadamard16.stages5", "nox.sr_quantizer.stages4",
+    "nox.sr_quantizer.stages6", "nox.transpose_buffer.stages1", "nox.transpose_buffer.stages0",
+    "nox.transpose_buffer.t4_w2.stages0", "nox.transpose_buffer.t2_w1.stages0", "nox.fp32_acc.m10_rz",
+    # taint jobs undecided at 300 s of pdr (2026-12-07)
+    "taint.hif8_dot.stages3", "taint.bf16_dot64.stages3", "taint.transpose_buffer.stages1",
+    "taint.transpose_buffer.stages0",
+}
+for _n in OPEN:
+    if _n not in JOBS:
+        raise KeyError(f"formal/jobs.py: OPEN names {_n}, which is not a job")
+    JOBS[_n]["label"] = "proof-open"

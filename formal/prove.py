@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Formal checks of the RTL (docs/formal.md): one job of formal/jobs.py, or a mutant of it.
 
-  prove.py list [--label formal|formal-long]      the jobs: name, label, label of its mutant
+  prove.py list [--label formal|formal-long|proof-open]  the jobs: name, label, label of its mutant
                                                   check (- when it has no mutant), method
   prove.py run JOB [--mutant ID] [--timeout S]    prove JOB on rtl/ (or on a copy with mutant ID
                                                   of formal/mutants.py applied); exit 0 proven,

@@ -19,14 +19,25 @@ from ctrl_wrap import ports
 HANDSHAKE_OUT = ("in_ready", "out_valid")
 
 
-def wrapper(unit, sv_text, params, always=()):
+def unit_ports(unit, sv_text, params):
+    """The unit's ports with `params` substituted into their widths: (inputs, outputs, has
+    out_valid), each port as (width, name)."""
     ps = ports(sv_text, unit)
     for k, v in params.items():
         ps = [(d, re.sub(r"\b%s\b" % k, str(v), w), n) for d, w, n in ps]
-    names = [n for _, _, n in ps]
-    has_valid = "out_valid" in names
     ins = [(w, n) for d, w, n in ps if d == "input"]
     outs = [(w, n) for d, w, n in ps if d == "output"]
+    return ins, outs, any(n == "out_valid" for _, _, n in ps)
+
+
+def observed_every_cycle(name, always, has_valid):
+    """An output compared in every cycle (the handshake, `always`, every output of a unit without
+    out_valid), not only while out_valid is high."""
+    return name in HANDSHAKE_OUT or name in always or not has_valid
+
+
+def wrapper(unit, sv_text, params, always=()):
+    ins, outs, has_valid = unit_ports(unit, sv_text, params)
     decl = ",\n".join(f"  input logic {w} {n}" for w, n in ins)
     locs = "\n".join(f"  logic {w} a_{n}, b_{n};" for w, n in outs)
     par = ", ".join(f".{k}({v})" for k, v in params.items())
@@ -37,7 +48,7 @@ def wrapper(unit, sv_text, params, always=()):
 
     checks = []
     for _, n in outs:
-        if n in HANDSHAKE_OUT or n in always or not has_valid:
+        if observed_every_cycle(n, always, has_valid):
             checks.append(f"    assert (a_{n} == b_{n});")
         else:
             checks.append(f"    if (a_out_valid) assert (a_{n} == b_{n});")
@@ -65,20 +76,14 @@ def taint_wrapper(unit, sv_text, params, always=()):
     data's taint once out_valid itself is clean), the outputs named in `always` (and every output
     of a unit without out_valid) as they are. The job proves no observed bit ever tainted by a
     register's power-up contents: the same three assertions as `wrapper`'s two copies."""
-    ps = ports(sv_text, unit)
-    for k, v in params.items():
-        ps = [(d, re.sub(r"\b%s\b" % k, str(v), w), n) for d, w, n in ps]
-    names = [n for _, _, n in ps]
-    has_valid = "out_valid" in names
-    ins = [(w, n) for d, w, n in ps if d == "input"]
-    outs = [(w, n) for d, w, n in ps if d == "output"]
+    ins, outs, has_valid = unit_ports(unit, sv_text, params)
     decl = ",\n".join([f"  input logic {w} {n}" for w, n in ins] + [f"  output logic {w} obs_{n}" for w, n in outs])
     locs = "\n".join(f"  logic {w} o_{n};" for w, n in outs)
     par = ", ".join(f".{k}({v})" for k, v in params.items())
     conn = [f".{n}({n})" for _, n in ins] + [f".{n}(o_{n})" for _, n in outs]
     obs = []
     for _, n in outs:
-        if n in HANDSHAKE_OUT or n in always or not has_valid:
+        if observed_every_cycle(n, always, has_valid):
             obs.append(f"  assign obs_{n} = o_{n};")
         else:
             obs.append(f"  assign obs_{n} = o_out_valid ? o_{n} : '0;")

@@ -310,8 +310,9 @@ job("al.bf.emax_lemma", "emax_lemma", [], ["ref/ref_round.sv", "ref/ref_aligned_
 
 # ---- proof-open: the jobs that have not closed (UNKNOWN or undecided at their limits) or were never
 # run to a verdict. They stay runnable (`prove.py run`) but not under a label ctest's `-L formal`
-# matches, so `formal` and `formal-long` hold only proofs seen to pass (docs/formal.md, Results and
-# "Not done" give what each of these did). Their mutant checks (bug-finding only: a proof that is
+# matches, so every job labelled `formal` or `formal-long` has been seen proven at least once (not
+# every formal-long mutant check has been run: docs/formal.md says which); docs/formal.md, Results
+# and "Not done", give what each of these did. Their mutant checks (bug-finding only: a proof that is
 # not closed proves nothing) are proof-open too.
 OPEN = {
     # datapath miters: one-miter forms superseded by front + tail splits, and the open aligned sets

@@ -223,12 +223,23 @@ KILLS = [
     (r"^ctrl\.(hif8_dot|bf16_dot64)\.stages3$", ["ad.cut_s2_at_4"]),
     (r"^ctrl\.sparse_residual_add\.stages5$", ["sp.cut_s7_missing"]),
     (r"^ctrl\.hif4_quantizer\.stages1$", ["q.cut_q2_missing_at_1"]),
+    (r"^ctrl\.hadamard16\.stages[12]$", ["had.cut_b2_enable"]),
+    (r"^ctrl\.sr_quantizer\.stages2$", ["sr.cut_t3_missing"]),
+    # transpose_buffer's tile protocol and transpose (tile_props.sv): every control and index mutant of
+    # the table; not tpb.write_ignores_valid (equivalent, and the proof says so: `prove.py run
+    # ctrl.transpose_buffer.t4_w2.stages1 --mutant tpb.write_ignores_valid` is proven)
+    (r"^ctrl\.transpose_buffer\.", ["tpb.in_ready_ignores_full", "tpb.in_ready_wrong_bank", "tpb.read_valid_wrong_bank",
+                                     "tpb.last_row_early", "tpb.last_column_early", "tpb.write_bank_stuck",
+                                     "tpb.read_bank_stuck", "tpb.columns_reversed", "tpb.bank_select_inverted",
+                                     "tpb.rows_reversed", "tpb.read_ignores_ready", "tpb.reset_keeps_row",
+                                     "tpb.reset_keeps_full"]),
+    (r"^ctrl\.transpose_buffer\.(\w+\.)?stages0$", ["tpb.cut_always_built"]),
     # hifsim_pipe_reg, the register rank every unit is built from: every unit at every depth.
     # STAGES >= 1: a full rank that refuses a new item while its own moves on breaks "out_ready
     # implies in_ready"; a valid bit that never clears delivers an item twice. STAGES = 0: a
     # disabled rank that ignores back-pressure accepts an item nobody takes.
-    (r"^ctrl\.\w+\.stages[1-9]$", ["pipe.no_pass_through", "pipe.valid_never_clears"]),
-    (r"^ctrl\.\w+\.stages0$", ["pipe.wire_ignores_ready"]),
+    (r"^ctrl\.[\w.]+\.stages[1-9]$", ["pipe.no_pass_through", "pipe.valid_never_clears"]),
+    (r"^ctrl\.[\w.]+\.stages0$", ["pipe.wire_ignores_ready"]),
     # the tail (s2..s7): the table's tail mutants and the class-4 width cut
     (r"^hif4\.(s6_tail|dot_full)", ["formal.h4_big_width_cut"]),
     (r"^hif4\.s6_tail", ["h4.l2_shift_two_as_one", "h4.l2_shift_right", "h4.group_of_seven"]),

@@ -54,6 +54,39 @@ def read_aag(path):
     return dict(M=M, inputs=inputs, latches=latches, outputs=outputs, bad=bad, constraints=constraints, ands=ands)
 
 
+def named_input(map_path, name):
+    """The AIG input index of the 1-bit port `name`, or None."""
+    for line in open(map_path):
+        f = line.split()
+        if len(f) >= 4 and f[0] == "input" and f[3] == name:
+            return int(f[1])
+    return None
+
+
+def reset_words(aag, word_of, rst_input):
+    """The words every latch of which has a constant next state while the port rst_input is 0
+    (the registers the reset sets: async2sync makes an asynchronous reset a mux on the next
+    state), by constant propagation with every other input and latch unknown."""
+    known = {0: 0}                     # variable -> 0 / 1 (absent: unknown)
+    if rst_input is not None:
+        known[aag["inputs"][rst_input] >> 1] = 0
+
+    def c(lit):
+        x = known.get(lit >> 1)
+        return None if x is None else x ^ (lit & 1)
+
+    for lhs, r0, r1 in aag["ands"]:
+        a, b = c(r0), c(r1)
+        if a == 0 or b == 0:
+            known[lhs >> 1] = 0
+        elif a == 1 and b == 1:
+            known[lhs >> 1] = 1
+    words = {}
+    for k, (_, nx) in enumerate(aag["latches"]):
+        words[word_of[k]] = words.get(word_of[k], True) and c(nx) is not None
+    return {w for w, ok in words.items() if ok}
+
+
 def port_inputs(map_path):
     """Indices of the AIG inputs that are ports of the top (the map's `input` lines)."""
     idx = set()
@@ -119,16 +152,55 @@ class Builder:
         return self.AND(a ^ 1, b ^ 1) ^ 1
 
 
-def instrument(aag, tainted_inputs, word_of=None):
+def instrument(aag, tainted_inputs, word_of=None, rule="precise", data_words=None):
     """The taint model of `aag` (read_aag): returns (builder, latch_next, outputs, constraints).
     word_of (latch index -> word, latch_words): one taint latch per word, loaded with the OR of
     its bits' next-state taints -- an over-approximation (a bit's taint is at most its word's),
     so still sound, with one invariant clause per register rank for pdr to find instead of one
-    per bit; None: a taint latch per latch."""
+    per bit; None: a taint latch per latch.
+
+    Clean words first (clean_words): the words whose taint is 0 in every reachable state by
+    structure alone get the constant 0 instead of a taint latch, so a gate with one input
+    computed from them (a rank's enable, a valid bit, a counter) takes the cheap form of the
+    precise rule, `a & t(b)`. rule "or": a gate whose two inputs are both data (computed from a
+    word of data_words, the registers without a reset) gets t(a) | t(b): no masking, an
+    over-approximation of the precise rule, so still sound. A gate with a control input (one
+    computed from ports, power-up values and reset registers alone: a valid bit, an enable, a
+    select) keeps the precise rule, which is what lets a rank's enable stop the taint of its old
+    contents; the datapath's taint is then a function of the taint latches, not of the data."""
     n_in, n_lat = len(aag["inputs"]), len(aag["latches"])
     if word_of is None:
         word_of = {k: k for k in range(n_lat)}
     n_words = max(word_of.values(), default=-1) + 1
+    is_data = None
+    if rule == "or":
+        is_data = {0: False}
+        for lit in aag["inputs"]:
+            is_data[lit >> 1] = False
+        for k, (lit, _) in enumerate(aag["latches"]):
+            is_data[lit >> 1] = word_of[k] in data_words
+        for lhs, r0, r1 in aag["ands"]:
+            is_data[lhs >> 1] = is_data[r0 >> 1] or is_data[r1 >> 1]
+    clean = clean_words(aag, tainted_inputs, word_of, n_words, is_data)
+    return _model(aag, tainted_inputs, word_of, n_words, clean, is_data)[:4]
+
+
+def clean_words(aag, tainted_inputs, word_of, n_words, is_data):
+    """The greatest set C of words such that, with the taint of every word of C taken as 0, the
+    next-state taint of every word of C is the constant 0 (structural hashing and constant
+    folding decide). Their taint latches start at 0 and stay 0 by induction over the cycles, so
+    replacing them by 0 changes no reachable state of the model: an exact simplification."""
+    cand = set(range(n_words))
+    while True:
+        word_next = _model(aag, tainted_inputs, word_of, n_words, cand, is_data)[4]
+        keep = {w for w in cand if word_next[w] == 0}
+        if keep == cand:
+            return cand
+        cand = keep
+
+
+def _model(aag, tainted_inputs, word_of, n_words, clean, is_data):
+    n_in, n_lat = len(aag["inputs"]), len(aag["latches"])
     g = Builder(n_in, n_lat + n_words)
     val = {0: 0}   # old variable -> new literal of its value
     tnt = {0: 0}   # old variable -> new literal of its taint
@@ -137,7 +209,7 @@ def instrument(aag, tainted_inputs, word_of=None):
         tnt[lit >> 1] = 1 if k in tainted_inputs else 0
     for k, (lit, _) in enumerate(aag["latches"]):
         val[lit >> 1] = g.latch_lit(k)
-        tnt[lit >> 1] = g.latch_lit(n_lat + word_of[k])
+        tnt[lit >> 1] = 0 if word_of[k] in clean else g.latch_lit(n_lat + word_of[k])
 
     def v(lit):
         return val[lit >> 1] ^ (lit & 1)
@@ -148,16 +220,20 @@ def instrument(aag, tainted_inputs, word_of=None):
     for lhs, r0, r1 in aag["ands"]:
         a, b, ta, tb = v(r0), v(r1), t(r0), t(r1)
         val[lhs >> 1] = g.AND(a, b)
-        tnt[lhs >> 1] = g.OR(g.OR(g.AND(a, tb), g.AND(b, ta)), g.AND(ta, tb))
+        if is_data is not None and is_data[r0 >> 1] and is_data[r1 >> 1]:
+            tnt[lhs >> 1] = g.OR(ta, tb)
+        else:
+            tnt[lhs >> 1] = g.OR(g.OR(g.AND(a, tb), g.AND(b, ta)), g.AND(ta, tb))
     word_next = [0] * n_words
     for k, (_, nx) in enumerate(aag["latches"]):
         word_next[word_of[k]] = g.OR(word_next[word_of[k]], t(nx))
-    nexts = [v(nx) for _, nx in aag["latches"]] + word_next
+    loaded = [0 if w in clean else x for w, x in enumerate(word_next)]  # a clean word's latch: 0
+    nexts = [v(nx) for _, nx in aag["latches"]] + loaded
     bad = 0
     for lit in aag["outputs"]:
         bad = g.OR(bad, t(lit))
     cons = [v(c) for c in aag["constraints"]]
-    return g, nexts, [bad], cons
+    return g, nexts, [bad], cons, word_next
 
 
 def _delta(n):
@@ -186,17 +262,21 @@ def write_aig(path, g, nexts, outputs, constraints):
             f.write(_delta(lhs - r0) + _delta(r0 - r1))
 
 
-def taint_aig(aag_path, map_path, out_path, words=True):
+def taint_aig(aag_path, map_path, out_path, words=True, rule="precise"):
     """The taint model of a -zinit AIG as a binary AIGER file whose one output is `observed
-    signal tainted` (words: one taint latch per register word, else per bit); returns (gates of
-    the unit, gates of the model)."""
+    signal tainted` (words: one taint latch per register word, else per bit; rule: "precise" or
+    "or", see instrument); returns (gates of the unit, gates of the model)."""
     aag = read_aag(aag_path)
     if aag["bad"]:
         raise ValueError(f"{aag_path}: the taint wrapper has no assertions (bad states)")
     ports = port_inputs(map_path)
     tainted = {k for k in range(len(aag["inputs"])) if k not in ports}
     word_of = latch_words(map_path, len(aag["latches"])) if words else None
-    g, nexts, outs, cons = instrument(aag, tainted, word_of)
+    data = None
+    if rule == "or":
+        wo = word_of or {k: k for k in range(len(aag["latches"]))}
+        data = set(wo.values()) - reset_words(aag, wo, named_input(map_path, "rst_n"))
+    g, nexts, outs, cons = instrument(aag, tainted, word_of, rule, data)
     write_aig(out_path, g, nexts, outs, cons)
     return len(aag["ands"]), len(g.ands)
 

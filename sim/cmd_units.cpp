@@ -30,8 +30,8 @@ int run(const std::vector<std::string>& args, const std::vector<std::string>&) {
   p.option("update", "FILE",
            "rewrite the generated parts of FILE in place: rtl/hifsim_pkg.sv, docs/datapath.md or a file\n"
            "listing unit variants (scripts/synth.sh, scripts/cost_synth.sh, rtl/CMakeLists.txt,\n"
-           "cosim/common/cosim_top.sv, cosim/tlm_calibration/CMakeLists.txt, and the sky130 flow's\n"
-           "python/hifsim_flows/pdk/report_tables.py and stimulus.py; --consumers lists them)");
+           "cosim/common/cosim_top.sv, cosim/tlm_calibration/CMakeLists.txt, formal/jobs.py and the sky130\n"
+           "flow's python/hifsim_flows/pdk/report_tables.py and stimulus.py; --consumers lists them)");
   p.epilog("Examples:\n  hifsim units\n  hifsim units --json\n  hifsim units --update scripts/synth.sh\n  hifsim units --update rtl/hifsim_pkg.sv\n  hifsim units --update docs/datapath.md\n"
            "  hifsim cost --inventory --unit hif8_dot --set N=16,W=24   (the costed components)");
   if (!p.parse(args)) return 0;

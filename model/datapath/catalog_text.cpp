@@ -212,6 +212,24 @@ std::string rtl_default_dict() {
   return o.str();
 }
 
+// ---- formal/jobs.py: every unit's RTL parameters with default and range, from which the formal
+// jobs take their default parameter sets and the depths and options they cover (and against which
+// every reduced set they name is checked when the jobs are listed).
+std::string formal_params() {
+  std::ostringstream o;
+  o << "CATALOG = {\n";
+  for (const CatalogUnit& u : unit_catalog()) {
+    o << "    \"" << u.name << "\": {";
+    for (size_t i = 0; i < u.params.size(); ++i) {
+      const ParamRange& p = u.params[i];
+      o << (i ? ", " : "") << "\"" << p.name << "\": (" << p.dflt << ", " << p.lo << ", " << p.hi << ")";
+    }
+    o << "},\n";
+  }
+  o << "}\n";
+  return o.str();
+}
+
 struct Consumer {
   const char* path;
   std::string (*body)();
@@ -225,6 +243,7 @@ const std::vector<Consumer>& consumers() {
       {"cosim/tlm_calibration/CMakeLists.txt", calib_models},
       {"python/hifsim_flows/pdk/report_tables.py", stages_sweeps},
       {"python/hifsim_flows/pdk/stimulus.py", rtl_default_dict},
+      {"formal/jobs.py", formal_params},
   };
   return v;
 }

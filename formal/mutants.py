@@ -230,9 +230,12 @@ KILLS = [
     # ctrl.transpose_buffer.t4_w2.stages1 --mutant tpb.write_ignores_valid` is proven)
     (r"^ctrl\.transpose_buffer\.", ["tpb.in_ready_ignores_full", "tpb.in_ready_wrong_bank", "tpb.read_valid_wrong_bank",
                                      "tpb.last_row_early", "tpb.last_column_early", "tpb.write_bank_stuck",
-                                     "tpb.read_bank_stuck", "tpb.columns_reversed", "tpb.bank_select_inverted",
-                                     "tpb.rows_reversed", "tpb.read_ignores_ready", "tpb.reset_keeps_row",
+                                     "tpb.read_bank_stuck", "tpb.read_ignores_ready", "tpb.reset_keeps_row",
                                      "tpb.reset_keeps_full"]),
+    # the index mutants change the data only: the jobs with the transpose (not the default tile's
+    # protocol-only jobs ctrl.transpose_buffer.stages0/1, where they are proven: they keep the protocol)
+    (r"^ctrl\.transpose_buffer\.(t\d+_w\d+|data)\.", ["tpb.columns_reversed", "tpb.bank_select_inverted",
+                                                       "tpb.rows_reversed"]),
     (r"^ctrl\.transpose_buffer\.(\w+\.)?stages0$", ["tpb.cut_always_built"]),
     # hifsim_pipe_reg, the register rank every unit is built from: every unit at every depth.
     # STAGES >= 1: a full rank that refuses a new item while its own moves on breaks "out_ready

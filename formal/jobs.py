@@ -419,8 +419,8 @@ OPEN = {
     "nox.hadamard16.stages2", "nox.hadamard16.stages1", "nox.hadamard16.stages5", "nox.sr_quantizer.stages4",
     "nox.sr_quantizer.stages6", "nox.transpose_buffer.stages1", "nox.transpose_buffer.stages0",
     "nox.transpose_buffer.t4_w2.stages0", "nox.transpose_buffer.t2_w1.stages0", "nox.fp32_acc.m10_rz",
-    # taint job undecided at 300 s of pdr with the precise rule (2026-12-07), not yet run with the
-    # `or` rule (TAINT_OR)
+    # the T=16 tile at STAGES 0 (not its default depth): undecided with the precise rule (300 s of
+    # pdr) and with the `or` rule (600 s)
     "taint.transpose_buffer.stages0",
     # the transpose at T=8 STAGES 1 (undecided at 900 s of pdr) and at the default tile (not run)
     "ctrl.transpose_buffer.t8_w4.stages1", "ctrl.transpose_buffer.data.stages1", "ctrl.transpose_buffer.data.stages0",

@@ -389,6 +389,24 @@ for tag, unit, over, lf, lt, lw in AL_SETS:
     job(f"al.{tag}.whole", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lw,
         dict(p, PART=0, EMAX_TREE=fmt),
         early_flatten=True, abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+# bf16_dot64's tail in three jobs (the one-job tail did not close): `tail_clamped` is the tail on the
+# domain where every lane's u <= E (CLAMP_ALL, not only the nz lanes'), where each lane's aligned
+# term is one function on both sides; `tail_lemma` (the unit alone, two copies) and `tail_ref_lemma`
+# (the reference alone) show that the u of a lane outside nz does not change the output, so the
+# three give the tail's statement on the whole contract domain (aligned_miter.sv, PARTs 2-4).
+for tag, over in [("bf.w16", REDUCED["bf16_dot64"]), ("bf.w64_s", {})]:
+    up = unit_params("bf16_dot64", **over)
+    p = dict(FMT=1, N=64, W=up["W"], STICKY=up["STICKY"])
+    c2 = "g_bf16.dut.u_dot.c2_data"
+    job(f"al.{tag}.tail_clamped", "aligned_miter", AL_RTL + ["bf16_dot64.sv"], AL_FORMAL, "cec", "formal-long",
+        dict(p, PART=2, CLAMP_ALL=1),
+        connect=[(c2, "c2x")], abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+    job(f"al.{tag}.tail_lemma", "aligned_miter", AL_RTL + ["bf16_dot64.sv"], AL_FORMAL, "cec", "formal-long",
+        dict(p, PART=3),
+        connect=[(c2, "c2x"), ("g_rtl_lemma.dut2.u_dot.c2_data", "c2y")],
+        abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
+    job(f"al.{tag}.tail_ref_lemma", "aligned_miter", AL_RTL + ["bf16_dot64.sv"], AL_FORMAL, "cec", "formal-long",
+        dict(p, PART=4), early_flatten=True, abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")
 job("al.bf.emax_lemma", "emax_lemma", [], ["ref/ref_round.sv", "ref/ref_aligned_dot.sv", "aligned/emax_lemma.sv"],
     "cec", "formal-long", dict(FMT=1, N=64), abc_pre="&get -n; &fraig -x; &put;")
 
@@ -401,7 +419,10 @@ job("al.bf.emax_lemma", "emax_lemma", [], ["ref/ref_round.sv", "ref/ref_aligned_
 OPEN = {
     # datapath miters: one-miter forms superseded by front + tail splits, and the open aligned sets
     "hif4.dot_full", "mx4.tail", "mx4.tail.d64", "mx4.whole", "nv.whole",
-    "al.bf.w16.front", "al.bf.w16.tail", "al.bf.w16.whole", "al.bf.w64_s.tail", "al.bf.w64_s.whole",
+    "al.bf.w16.tail", "al.bf.w16.whole",
+    # the bf16_dot64 tail in three parts: not yet all run to a verdict
+    "al.bf.w16.tail_clamped", "al.bf.w16.tail_lemma", "al.bf.w16.tail_ref_lemma",
+    "al.bf.w64_s.tail_clamped", "al.bf.w64_s.tail_lemma", "al.bf.w64_s.tail_ref_lemma", "al.bf.w64_s.tail", "al.bf.w64_s.whole",
     "al.h8.n64_exact.front", "al.h8.n64_exact.tail", "al.h8.n64_exact.whole", "al.h8.n16_w24.whole",
     "al.h8.n16_w8_s.whole", "al.bf.emax_lemma",
     # rounder sets never run to a verdict

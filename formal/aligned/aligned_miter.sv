@@ -31,7 +31,11 @@ module aligned_miter #(
   // PART 2: 1 = every lane clamped (u := min(u, E) also where nz is 0), the smaller domain on which
   // each lane's aligned term is the same function on both sides (SAT sweeping merges it lane by
   // lane); PARTs 3 and 4 show that the lanes outside nz do not matter, see below
-  parameter int CLAMP_ALL = 0
+  parameter int CLAMP_ALL = 0,
+  // PART 2: 1 = compare the unit's s4 result (c4_data: flags, window LSB exponent, sum), read
+  // through tap4 / tap_s / tap_l (jobs.py), with the reference tail's flags, L - SB and S, not the
+  // output: the tail without the rounding, which the round.ws* job of that width proves
+  parameter int SUM_TAP = 0
 ) (
   input logic [N*((FMT != 0) ? 16 : 8)-1:0] a,
   input logic [N*((FMT != 0) ? 16 : 8)-1:0] b,
@@ -148,7 +152,16 @@ module aligned_miter #(
     end
     ref_aligned_tail #(.FMT(FMT), .N(N), .W(WREF), .STICKY(SREF)) ref_tail (
       .nz, .neg, .psig, .u, .e_max, .nan, .pinf, .ninf, .out(out_ref));
-    always_comb assert (out_rtl == out_ref);
+    if (SUM_TAP != 0) begin : g_sum
+      localparam int WSUM = WREF + SREF + $clog2(N) + 1;   // the unit's and the reference's S
+      logic [3+11+WSUM-1:0] tap4;   // := the unit's c4_data {nan, pinf, ninf, lsb (11), sum}
+      logic [WSUM-1:0]      tap_s;  // := ref_tail.s
+      logic [11:0]          tap_l;  // := ref_tail.lsb
+      always_comb assert (tap4[WSUM-1:0] == tap_s && {tap4[WSUM+10], tap4[WSUM +: 11]} == tap_l
+                          && tap4[WSUM+11 +: 3] == {nan, pinf, ninf});
+    end else begin : g_out
+      always_comb assert (out_rtl == out_ref);
+    end
   end else if (PART <= 1) begin : g_front_or_whole
     ref_aligned_front #(.FMT(FMT), .N(N), .EMAX_TREE(EMAX_TREE)) ref_front (
       .a, .b, .nz, .neg, .psig, .u, .any, .e_max, .nan, .pinf, .ninf);

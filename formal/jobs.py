@@ -427,7 +427,7 @@ OPEN = {
     "hif4.dot_full", "mx4.tail", "mx4.tail.d64", "mx4.whole", "nv.whole",
     "al.bf.w16.tail", "al.bf.w16.whole",
     # the bf16_dot64 W=64 sticky tail: tail_clamped UNKNOWN at 900 s of ABC, tail_lemma no answer
-    # in 580 s, tail_ref_lemma not run (tail_sum, its part before the rounding, is proven);
+    # in 580 s, tail_ref_lemma UNKNOWN at 420 s (tail_sum, its part before the rounding, is proven);
     # W=16's tail_sum not run (W=16 closes with tail_clamped)
     "al.bf.w16.tail_sum", "al.bf.w64_s.tail_clamped", "al.bf.w64_s.tail_lemma", "al.bf.w64_s.tail_ref_lemma",
     "al.bf.w64_s.tail", "al.bf.w64_s.whole",

@@ -177,6 +177,16 @@ NEW = {
         file="hifsim_aligned_dot.sv", find="s1_lane[WL*k +: WL] = {num && (ps != '0), sga ^ sgb, ps,",
         replace="s1_lane[WL*k +: WL] = {num && (ps != '0), sga, ps,",
         what="aligned dot s1: a finite product's sign is A's sign (B's ignored)"),
+    # al.bf.*.tail_lemma / tail_ref_lemma: the tail adds a lane outside nz when its u is at E (the
+    # unit) or above it (the reference), so a lane's u outside the contract changes the output
+    "formal.ad_tail_reads_zero_lane": dict(
+        file="hifsim_aligned_dot.sv", find="if (ln[WL-1]) sum = sum + term;",
+        replace="if (ln[WL-1] || gap == '0) sum = sum + term;",
+        what="aligned dot s4: a lane without a nonzero product is added when its u equals Emax"),
+    "formal.ref_tail_reads_zero_lane": dict(
+        tree="formal", file="ref/ref_aligned_dot.sv", find="if (nz[k]) s = s + ",
+        replace="if (nz[k] || k_sh > 0) s = s + ",
+        what="ref_aligned_tail: a lane without a nonzero product is added when its u lies above E"),
     # al.bf.emax_lemma checks references alone: a broken reference tree keeps the smaller exponent
     "formal.ref_emax_tree_min": dict(
         tree="formal", file="ref/ref_aligned_dot.sv", find="else if (y[9:0] > x[9:0])   v[j] = y;",
@@ -309,9 +319,16 @@ KILLS = [
                                           "ad.inf_times_zero_finite", "formal.ad_sign_from_a"]),
     (r"^al\.h8\.[\w.]+\.(front|whole)$", ["pkg.hif8_denormal_exp"]),
     (r"^al\.bf\.[\w.]+\.(front|whole)$", ["pkg.bf16_subnormal_exp"]),
-    (r"^al\.\w+\.[\w.]+\.(tail|whole)$", ["ad.no_negate", "ad.lsb_exp", "ad.gap_clamp_early",
+    (r"^al\.\w+\.[\w.]+\.(tail|tail_clamped|whole)$", ["ad.no_negate", "ad.lsb_exp",
                                          "formal.ad_align_off_by_one", "round.guard_position"]),
-    (r"^al\.\w+\.[\w.]*_s\.(tail|whole)$", ["ad.sticky_stuck_0", "ad.sticky_off_by_one"]),
+    # ad.gap_clamp_early only where the window has no sticky bit: with it, a product at gap WW-1
+    # gives t = {0.., psig != 0} both ways (its top bit kept and the rest ORed into the sticky bit,
+    # or all of it dropped into the sticky bit), so the mutant is equivalent there
+    (r"^al\.\w+\.(?![\w.]*_s\.)[\w.]+\.(tail|tail_clamped|tail_sum|whole)$", ["ad.gap_clamp_early"]),
+    (r"^al\.bf\.[\w.]+\.tail_sum$", ["ad.no_negate", "ad.lsb_exp", "formal.ad_align_off_by_one"]),
+    (r"^al\.\w+\.[\w.]*_s\.(tail|tail_clamped|tail_sum|whole)$", ["ad.sticky_stuck_0", "ad.sticky_off_by_one"]),
+    (r"^al\.bf\.[\w.]+\.tail_lemma$", ["formal.ad_tail_reads_zero_lane"]),
+    (r"^al\.bf\.[\w.]+\.tail_ref_lemma$", ["formal.ref_tail_reads_zero_lane"]),
     (r"^al\.bf\.emax_lemma$", ["formal.ref_emax_tree_min"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),

@@ -27,7 +27,15 @@ module aligned_miter #(
   parameter int W      = 24,
   parameter int STICKY = 0,
   parameter int PART   = 0,
-  parameter int EMAX_TREE = 0   // the reference front's Emax as a balanced tree (ref_aligned_dot.sv)
+  parameter int EMAX_TREE = 0,  // the reference front's Emax as a balanced tree (ref_aligned_dot.sv)
+  // PART 2: 1 = every lane clamped (u := min(u, E) also where nz is 0), the smaller domain on which
+  // each lane's aligned term is the same function on both sides (SAT sweeping merges it lane by
+  // lane); PARTs 3 and 4 show that the lanes outside nz do not matter, see below
+  parameter int CLAMP_ALL = 0,
+  // PART 2: 1 = compare the unit's s4 result (c4_data: flags, window LSB exponent, sum), read
+  // through tap4 / tap_s / tap_l (jobs.py), with the reference tail's flags, L - SB and S, not the
+  // output: the tail without the rounding, which the round.ws* job of that width proves
+  parameter int SUM_TAP = 0
 ) (
   input logic [N*((FMT != 0) ? 16 : 8)-1:0] a,
   input logic [N*((FMT != 0) ? 16 : 8)-1:0] b,
@@ -75,8 +83,58 @@ module aligned_miter #(
     for (int k = 0; k < N; k++) begin
       ln = c2[WL*k +: WL];
       c2x[W_C2-1] = c2x[W_C2-1] | ln[WL-1];
-      if (ln[WL-1] && ln[UW-1:0] > e) c2x[WL*k +: UW] = e;
+      if ((ln[WL-1] || CLAMP_ALL != 0) && ln[UW-1:0] > e) c2x[WL*k +: UW] = e;
     end
+  end
+  // c2y: c2x with every lane clamped (the domain of PART 2 with CLAMP_ALL = 1). It differs from
+  // c2x only in the u of lanes whose nz is 0 and whose u is above E.
+  logic [W_C2-1:0] c2y;
+  always_comb begin
+    c2y = c2x;
+    for (int k = 0; k < N; k++)
+      if (c2x[WL*k +: UW] > c2x[W_C1 +: UW]) c2y[WL*k +: UW] = c2x[W_C1 +: UW];
+  end
+  // PART 3 (the unit alone): a second copy of the unit, its c2_data cut and driven by c2y
+  // (jobs.py); out(c2x) = out(c2y) for every c2: the unit's tail does not read the u of a lane
+  // whose nz is 0 (beyond E). PART 4 (the reference alone): the same for ref_aligned_tail. With
+  // these, PART 2 at CLAMP_ALL = 1 gives PART 2's statement: unit(c2x) = unit(c2y) = ref(c2y) =
+  // ref(c2x), c2y being the clamped c2x (in PART 2's CLAMP_ALL domain, built from the free c2).
+  logic [31:0] out_rtl2;
+  if (PART == 3) begin : g_rtl_lemma
+    logic in_ready2, out_valid2;
+    bf16_dot64 #(.W(W), .STICKY(STICKY), .STAGES(0)) dut2 (
+      .clk(1'b0), .rst_n(1'b1), .in_valid(1'b1), .in_ready(in_ready2), .a, .b, .out_valid(out_valid2),
+      .out_ready(1'b1), .out(out_rtl2));
+    if (FMT == 0) begin : g_fmt
+      $error("aligned_miter: PART 3 is written for bf16_dot64 (FMT = 1)");
+    end
+    always_comb assert (out_rtl == out_rtl2);
+  end
+  if (PART == 4) begin : g_ref_lemma
+    logic [31:0] o1, o2;
+    logic [N-1:0]    nz1, neg1, nz2, neg2;
+    logic [N*16-1:0] ps1, ps2;
+    logic [N*10-1:0] u1, u2;
+    always_comb begin
+      logic [WL-1:0] l1, l2;
+      for (int k = 0; k < N; k++) begin
+        l1 = c2x[WL*k +: WL];
+        l2 = c2y[WL*k +: WL];
+        {nz1[k], neg1[k]} = l1[WL-1 -: 2];
+        {nz2[k], neg2[k]} = l2[WL-1 -: 2];
+        ps1[16*k +: 16] = 16'(l1[UW +: P]);
+        ps2[16*k +: 16] = 16'(l2[UW +: P]);
+        u1[10*k +: 10]  = 10'(l1[UW-1:0]);
+        u2[10*k +: 10]  = 10'(l2[UW-1:0]);
+      end
+    end
+    ref_aligned_tail #(.FMT(FMT), .N(N), .W(WREF), .STICKY(SREF)) t1 (
+      .nz(nz1), .neg(neg1), .psig(ps1), .u(u1), .e_max(10'(c2x[W_C1 +: UW])),
+      .nan(c2x[W_C1-1]), .pinf(c2x[W_C1-2]), .ninf(c2x[W_C1-3]), .out(o1));
+    ref_aligned_tail #(.FMT(FMT), .N(N), .W(WREF), .STICKY(SREF)) t2 (
+      .nz(nz2), .neg(neg2), .psig(ps2), .u(u2), .e_max(10'(c2y[W_C1 +: UW])),
+      .nan(c2y[W_C1-1]), .pinf(c2y[W_C1-2]), .ninf(c2y[W_C1-3]), .out(o2));
+    always_comb assert (o1 == o2);
   end
   if (PART == 2) begin : g_tail
     always_comb begin
@@ -94,8 +152,17 @@ module aligned_miter #(
     end
     ref_aligned_tail #(.FMT(FMT), .N(N), .W(WREF), .STICKY(SREF)) ref_tail (
       .nz, .neg, .psig, .u, .e_max, .nan, .pinf, .ninf, .out(out_ref));
-    always_comb assert (out_rtl == out_ref);
-  end else begin : g_front_or_whole
+    if (SUM_TAP != 0) begin : g_sum
+      localparam int WSUM = WREF + SREF + $clog2(N) + 1;   // the unit's and the reference's S
+      logic [3+11+WSUM-1:0] tap4;   // := the unit's c4_data {nan, pinf, ninf, lsb (11), sum}
+      logic [WSUM-1:0]      tap_s;  // := ref_tail.s
+      logic [11:0]          tap_l;  // := ref_tail.lsb
+      always_comb assert (tap4[WSUM-1:0] == tap_s && {tap4[WSUM+10], tap4[WSUM +: 11]} == tap_l
+                          && tap4[WSUM+11 +: 3] == {nan, pinf, ninf});
+    end else begin : g_out
+      always_comb assert (out_rtl == out_ref);
+    end
+  end else if (PART <= 1) begin : g_front_or_whole
     ref_aligned_front #(.FMT(FMT), .N(N), .EMAX_TREE(EMAX_TREE)) ref_front (
       .a, .b, .nz, .neg, .psig, .u, .any, .e_max, .nan, .pinf, .ninf);
     if (PART == 0) begin : g_whole

@@ -5,7 +5,8 @@
 // The definition, with every element a value sig * 2^e (datapath.md s0):
 //   HiF8  normal 2^E (1 + M / 2^mw) as sig = 8 + M * 2^(3 - mw) (8..15), e = E - 3;
 //         denormal 2^(M - 23) as sig = 8, e = M - 26; zero 0x00; NaN 0x80; Inf 0x6F / 0xEF
-//   BF16  normal (128 + f) 2^(x - 134), subnormal f 2^-133; x = 255: Inf (f = 0) or NaN
+//   BF16  normal (128 + f) 2^(x - 134), subnormal f 2^-133; x = 255: Inf (f = 0) or NaN (its sig
+//         and e, outside the contract, are the normal formula's)
 //   s1  psig = sigA sigB (P = 8 / 16 bits), pexp = eA + eB
 //   s2  Emax = max(pexp + P) over the nonzero (finite) products
 //   s3  L = Emax - W; trunc t = floor(psig 2^(pexp - L)); sticky t = floor(psig 2^(pexp - L + 1)),
@@ -64,9 +65,12 @@ package ref_aligned_pkg;
     logic [6:0] f;
     x = c[14:7];
     f = c[6:0];
-    if (x == 8'hFF)      bf16_elem = {f != 0, f == 0, c[15], 8'd0, 10'd0};
-    else if (x == 8'h00) bf16_elem = {2'b00, c[15], {1'b0, f}, 10'(-133)};
-    else                 bf16_elem = {2'b00, c[15], {1'b1, f}, 10'(32'(x) - 134)};
+    // x = 255 (Inf, NaN): sig and e lie outside the contract (nz excludes every product with a
+    // non-finite factor, the flags carry them); they take the normal formula's values so that a
+    // lane's product is one formula of the fields whatever x is (not the 0 written before, which
+    // made the 64 products of al.bf.*.front differ from the unit's on those lanes, unmergeable)
+    if (x == 8'h00) bf16_elem = {2'b00, c[15], {1'b0, f}, 10'(-133)};
+    else                 bf16_elem = {x == 8'hFF && f != 0, x == 8'hFF && f == 0, c[15], {1'b1, f}, 10'(32'(x) - 134)};
   endfunction
 endpackage
 
@@ -130,7 +134,10 @@ module ref_aligned_front #(
     if (EMAX_TREE != 0) begin
       logic [10:0] v [N];   // {nz, u}: a lane without a nonzero product never wins
       logic [10:0] x, y;
-      for (int k = 0; k < N; k++) v[k] = {nz[k], u[10*k +: 10]};
+      // a lane without a nonzero product enters as {0, 0} ("none"), so that every node of the tree
+      // is a function of the nz lanes alone (with u kept there, a node's value for "none" depended
+      // on the u of products outside the contract and no node matched the unit's)
+      for (int k = 0; k < N; k++) v[k] = nz[k] ? {1'b1, u[10*k +: 10]} : 11'd0;
       for (int w = N; w > 1; w = w / 2) begin
         for (int j = 0; j < w / 2; j++) begin
           x = v[2*j];

@@ -146,6 +146,10 @@ def run_abc(job, aig, timeout, mutant=False):
     r = subprocess.run(["yosys-abc", "-c", cmd], capture_output=True, text=True, timeout=timeout + 30,
                        cwd=os.path.dirname(aig))
     out = r.stdout + r.stderr
+    # a solver that did not exit normally (killed by a signal, crashed) gives no verdict, whatever
+    # its partial output says (a hand-killed dprove once printed a line the REFUTED pattern matched)
+    if r.returncode != 0:
+        return "UNKNOWN", out + f"\n(yosys-abc exit status {r.returncode})"
     if re.search(r"UNSATISFIABLE|Property proved|Networks are equivalent", out):
         return "proven", out
     if re.search(r"SATISFIABLE|was asserted|Output .* was asserted|Networks are NOT EQUIVALENT|Counter-example", out):

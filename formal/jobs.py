@@ -380,11 +380,18 @@ AL_SETS = [("h8.n16_w24", "hif8_dot", REDUCED["hif8_dot"], "formal", "formal", "
            ("h8.n64_exact", "hif8_dot", {}, "formal-long", "formal-long", "formal-long"),
            ("bf.w16", "bf16_dot64", REDUCED["bf16_dot64"], "formal-long", "formal-long", "formal-long"),
            ("bf.w64_s", "bf16_dot64", {}, None, "formal-long", "formal-long")]
-for tag, unit, over, lf, lt, lw in AL_SETS:
+def al_params(unit, over):
+    """The aligned miter's parameters for the unit at `over` (bf16_dot64 has 64 lanes, no N) and the
+    path of the unit's s2 -> s3 boundary inside the miter."""
     fmt = int(unit == "bf16_dot64")
     up = unit_params(unit, **over)
     c2 = f"{'g_bf16' if fmt else 'g_hif8'}.dut.u_dot.c2_data"
-    p = dict(FMT=fmt, N=up.get("N", 64), W=up["W"], STICKY=up["STICKY"])
+    return dict(FMT=fmt, N=up.get("N", 64), W=up["W"], STICKY=up["STICKY"]), c2
+
+
+for tag, unit, over, lf, lt, lw in AL_SETS:
+    p, c2 = al_params(unit, over)
+    fmt = p["FMT"]
     if lf:
         job(f"al.{tag}.front", "aligned_miter", AL_RTL + [unit + ".sv"], AL_FORMAL, "cec", lf,
             dict(p, PART=1, EMAX_TREE=fmt),
@@ -400,9 +407,7 @@ for tag, unit, over, lf, lt, lw in AL_SETS:
 # (the reference alone) show that the u of a lane outside nz does not change the output, so the
 # three give the tail's statement on the whole contract domain (aligned_miter.sv, PARTs 2-4).
 for tag, over in [("bf.w16", REDUCED["bf16_dot64"]), ("bf.w64_s", {})]:
-    up = unit_params("bf16_dot64", **over)
-    p = dict(FMT=1, N=64, W=up["W"], STICKY=up["STICKY"])
-    c2 = "g_bf16.dut.u_dot.c2_data"
+    p, c2 = al_params("bf16_dot64", over)
     job(f"al.{tag}.tail_clamped", "aligned_miter", AL_RTL + ["bf16_dot64.sv"], AL_FORMAL, "cec", "formal-long",
         dict(p, PART=2, CLAMP_ALL=1),
         connect=[(c2, "c2x")], abc_pre="&get -n; &fraig -x; &put;", abc_pre_mutant="fold;")

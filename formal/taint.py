@@ -152,7 +152,7 @@ class Builder:
         return self.AND(a ^ 1, b ^ 1) ^ 1
 
 
-def instrument(aag, tainted_inputs, word_of=None, rule="precise", data_words=None):
+def instrument(aag, tainted_inputs, word_of=None, rule="precise", rst_input=None):
     """The taint model of `aag` (read_aag): returns (builder, latch_next, outputs, constraints).
     word_of (latch index -> word, latch_words): one taint latch per word, loaded with the OR of
     its bits' next-state taints -- an over-approximation (a bit's taint is at most its word's),
@@ -163,7 +163,7 @@ def instrument(aag, tainted_inputs, word_of=None, rule="precise", data_words=Non
     structure alone get the constant 0 instead of a taint latch, so a gate with one input
     computed from them (a rank's enable, a valid bit, a counter) takes the cheap form of the
     precise rule, `a & t(b)`. rule "or": a gate whose two inputs are both data (computed from a
-    word of data_words, the registers without a reset) gets t(a) | t(b): no masking, an
+    register without a reset: reset_words, rst_input the reset port's input index) gets t(a) | t(b): no masking, an
     over-approximation of the precise rule, so still sound. A gate with a control input (one
     computed from ports, power-up values and reset registers alone: a valid bit, an enable, a
     select) keeps the precise rule, which is what lets a rank's enable stop the taint of its old
@@ -174,6 +174,7 @@ def instrument(aag, tainted_inputs, word_of=None, rule="precise", data_words=Non
     n_words = max(word_of.values(), default=-1) + 1
     is_data = None
     if rule == "or":
+        data_words = set(word_of.values()) - reset_words(aag, word_of, rst_input)
         is_data = {0: False}
         for lit in aag["inputs"]:
             is_data[lit >> 1] = False
@@ -272,11 +273,7 @@ def taint_aig(aag_path, map_path, out_path, words=True, rule="precise"):
     ports = port_inputs(map_path)
     tainted = {k for k in range(len(aag["inputs"])) if k not in ports}
     word_of = latch_words(map_path, len(aag["latches"])) if words else None
-    data = None
-    if rule == "or":
-        wo = word_of or {k: k for k in range(len(aag["latches"]))}
-        data = set(wo.values()) - reset_words(aag, wo, named_input(map_path, "rst_n"))
-    g, nexts, outs, cons = instrument(aag, tainted, word_of, rule, data)
+    g, nexts, outs, cons = instrument(aag, tainted, word_of, rule, named_input(map_path, "rst_n"))
     write_aig(out_path, g, nexts, outs, cons)
     return len(aag["ands"]), len(g.ands)
 

@@ -23,7 +23,7 @@ formal files the job names (a unit job: the unit's file list rtl/<unit>.f expand
 mutant check the records of its mutants (formal/mutants.py), the scripts that build and solve
 the model (prove.py, taint.py, the wrappers, spec_tables.py) and the Yosys and ABC versions.
 The ledger is docs/results/formal-long-ledger.tsv: test, fingerprint, verdict, wall seconds,
-finish date (UTC), commit, one line per verdict, newest last.
+the log's date (UTC), commit, one line per verdict, newest last.
 """
 import argparse
 import datetime

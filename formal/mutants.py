@@ -267,7 +267,7 @@ KILLS = [
     (r"^quant\.elem\.", ["formal.q_elem_flush_off_by_one"]),
     # (not on the k63 jobs: default-suite time). Not on a6: under ASCEND_A6 a -0 input has the
     # product 0 (pzero), whose sign the A6 term clears, so the mutant is equivalent there
-    # (formal-long's first whole run, 2026-12-07: `prove.py run quant.elem.a6.all --mutant
+    # (formal-long's whole run of 2026-12-07 at b6a09ef: `prove.py run quant.elem.a6.all --mutant
     # q.neg_zero_sign` is proven, 176 s)
     (r"^quant\.elem\.(away|rne)\.all", ["q.neg_zero_sign"]),
     (r"^quant\.elem\.away", ["formal.q_elem_ties_down"]),
@@ -327,7 +327,7 @@ KILLS = [
                                          "formal.ad_align_off_by_one"]),
     # round.guard_position where the rounder rounds: not at hif8_dot N=16 W=8 sticky, whose sum has
     # 14 bits (round_params.txt) and is never subnormal, so every result is exact and the mutant is
-    # equivalent there (formal-long's whole run, 2026-12-07: proven, 23 s)
+    # equivalent there (formal-long's whole run of 2026-12-07 at b6a09ef: proven, 23 s)
     (r"^al\.(?!h8\.n16_w8_s\.)\w+\.[\w.]+\.(tail|tail_clamped|whole)$", ["round.guard_position"]),
     # ad.gap_clamp_early only where the window has no sticky bit: with it, a product at gap WW-1
     # gives t = {0.., psig != 0} both ways (its top bit kept and the rest ORed into the sticky bit,

@@ -94,8 +94,19 @@ def fingerprint(test, tools):
     h.update(json.dumps(record, sort_keys=True, default=str).encode())
     for f in sorted(set(files)):
         h.update(f.encode() + b"\0")
-        h.update(open(os.path.join(ROOT, f), "rb").read())
+        h.update(_read(f))
     return h.hexdigest()[:16]
+
+
+_CONTENT = {}
+
+
+def _read(f):
+    """A file's bytes, read once per run: most tests share the solver scripts and many their RTL."""
+    if f not in _CONTENT:
+        with open(os.path.join(ROOT, f), "rb") as fh:
+            _CONTENT[f] = fh.read()
+    return _CONTENT[f]
 
 
 def long_tests():
@@ -104,7 +115,7 @@ def long_tests():
     for name, job in jobs_mod.JOBS.items():
         if job["label"] == "formal-long":
             out.append(f"formal.{name}")
-        if mutants_mod.for_job(name) and jobs_mod.kill_label(name) == "formal-long":
+        if jobs_mod.kill_label(name) == "formal-long" and mutants_mod.for_job(name):
             out.append(f"formal.{name}.mutants")
     return out + list(NON_JOB)
 
@@ -153,11 +164,11 @@ def main():
                                capture_output=True, text=True).stdout.strip()
         if dirty:
             raise SystemExit("ledger.py record: the tree has uncommitted changes; record from the commit the run used")
-        new = []
+        new, long = [], set(long_tests())
         for log in a.logs:
             when = datetime.datetime.utcfromtimestamp(os.path.getmtime(log)).strftime("%Y-%m-%d")
             for test, verdict, sec in parse_ctest(log):
-                if test in NON_JOB or test.startswith("formal."):
+                if test in long:  # a log may hold default-label tests too (formal.ledger, formal.gate_equiv.*)
                     new.append([test, fingerprint(test, tools), verdict, f"{sec:.1f}", when, commit])
         fresh = not os.path.exists(a.ledger) or os.path.getsize(a.ledger) == 0
         with open(a.ledger, "a") as f:

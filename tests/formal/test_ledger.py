@@ -3,7 +3,7 @@
 unchanged. In a copy of the tree (a git repository of its own): a verdict recorded from a ctest
 log is current; editing a file the job reads makes it stale, editing one it does not read leaves
 it current; a mutant record changed makes the mutant check stale and not the proof; a failed
-verdict is reported failed; and a tree with uncommitted changes is refused.
+verdict is reported failed; a log's default-label tests are not recorded; and a tree with uncommitted changes is refused.
 
   test_ledger.py ROOT
 """
@@ -70,9 +70,12 @@ with tempfile.TemporaryDirectory(prefix="hifsim-ledger-") as tmp:
     log, ledger = os.path.join(tmp, "ctest.log"), os.path.join(tmp, "ledger.tsv")
     open(log, "w").write(f"  1/3 Test #1: {PROOF} ....   Passed    1.20 sec\n"
                          f"  2/3 Test #2: {KILL} ....   Passed    3.40 sec\n"
-                         f"  3/3 Test #3: {OTHER} ....***Failed    0.90 sec\n")
+                         f"  3/3 Test #3: {OTHER} ....***Failed    0.90 sec\n"
+                         "  4/5 Test #4: formal.ledger ....   Passed    1.10 sec\n"    # default label: not kept
+                         "  5/5 Test #5: formal.ctrl.hif4_dot64.stages0 ....   Passed    0.50 sec\n")
     open(os.path.join(tree, "rtl", "scratch.txt"), "w").write("x")   # untracked: allowed
-    run(tree, "record", log, "--ledger", ledger, ok=(0,))
+    r = run(tree, "record", log, "--ledger", ledger, ok=(0,))
+    expect(r.stdout.split(":")[1].split(" verdicts")[0].strip(), "3", "verdicts recorded (formal-long tests only)")
     expect(status(tree, ledger), {PROOF: "current", KILL: "current", OTHER: "failed"}, "after recording")
     # a file hif4_dot64 does not read (sr_quantizer's RTL): the hif4 verdicts stay current
     edit(os.path.join(tree, "rtl", "sr_quantizer.sv"), "\n", "\n// edited\n")

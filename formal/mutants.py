@@ -149,6 +149,12 @@ NEW = {
         what="a register rank captures its data on the downstream ready instead of its own: an item "
              "taken into an empty rank while the output is stalled leaves the data register as it "
              "was (after reset: never written) and is delivered with those contents"),
+    "formal.pipe_wire_holds_data": dict(
+        file="hifsim_pipe_reg.sv", find="    assign dn_data  = up_data;\n    // clk and rst_n",
+        replace="    logic [W-1:0] w_q;\n    always_ff @(posedge clk) w_q <= up_data;\n"
+                "    assign dn_data  = w_q;\n    // clk and rst_n",
+        what="a rank wired out (EN = 0) still registers its data, and not its valid: an item is "
+             "delivered with the data of the cycle before (after reset: the power-up value)"),
     "formal.acc_no_reset": dict(
         file="fp32_acc.sv",
         find="always_ff @(posedge clk or negedge rst_n) begin\n    if (!rst_n)                 acc_q <= '0;\n"
@@ -313,6 +319,8 @@ KILLS = [
     # written) also read unwritten storage. pipe.data_loads_without_valid must stay proven (junk
     # loaded on a bubble is the defined input `up_data`, and never read).
     (r"^(nox|taint)\..*\.stages[1-9]$", ["formal.pipe_data_en_dn_ready"]),
+    # at STAGES 0 every rank is wires: the fault is a rank that keeps a register where it should not
+    (r"^(nox|taint)\..*\.stages0$", ["formal.pipe_wire_holds_data"]),
     (r"^(nox|taint)\.fp32_acc\.", ["formal.acc_no_reset"]),
     (r"^(nox|taint)\.sparse_residual_add\.", ["formal.sp_acc_no_reset"]),
     (r"^(nox|taint)\.transpose_buffer\.", ["formal.tpb_write_bank_from_read", "tpb.bank_select_inverted", "tpb.last_row_early"]),

@@ -450,7 +450,6 @@ OPEN = {
     "nox.hif4_quantizer.stages4", "nox.sparse_residual_add.stages3", "nox.sparse_residual_add.stages5",
     "nox.hadamard16.stages2", "nox.hadamard16.stages1", "nox.hadamard16.stages5", "nox.sr_quantizer.stages4",
     "nox.sr_quantizer.stages6", "nox.transpose_buffer.stages1", "nox.transpose_buffer.stages0",
-    "nox.transpose_buffer.t4_w2.stages0", "nox.transpose_buffer.t2_w1.stages0", "nox.fp32_acc.m10_rz",
     # the T=16 tile at STAGES 0 (not its default depth): undecided with the precise rule (300 s of
     # pdr) and with the `or` rule (600 s)
     "taint.transpose_buffer.stages0",

@@ -3,7 +3,8 @@
 unchanged. In a copy of the tree (a git repository of its own): a verdict recorded from a ctest
 log is current; editing a file the job reads makes it stale, editing one it does not read leaves
 it current; a mutant record changed makes the mutant check stale and not the proof; a failed
-verdict is reported failed; a log's default-label tests are not recorded; and a tree with uncommitted changes is refused.
+verdict is reported failed; a log's default-label tests are not recorded; and a tree with
+uncommitted changes is refused.
 
   test_ledger.py ROOT
 """
@@ -68,9 +69,9 @@ with tempfile.TemporaryDirectory(prefix="hifsim-ledger-") as tmp:
          "'ctrl.hif4_dot64.stages3')\nOPEN = {")
     git(tree, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "long")
     log, ledger = os.path.join(tmp, "ctest.log"), os.path.join(tmp, "ledger.tsv")
-    open(log, "w").write(f"  1/3 Test #1: {PROOF} ....   Passed    1.20 sec\n"
-                         f"  2/3 Test #2: {KILL} ....   Passed    3.40 sec\n"
-                         f"  3/3 Test #3: {OTHER} ....***Failed    0.90 sec\n"
+    open(log, "w").write(f"  1/5 Test #1: {PROOF} ....   Passed    1.20 sec\n"
+                         f"  2/5 Test #2: {KILL} ....   Passed    3.40 sec\n"
+                         f"  3/5 Test #3: {OTHER} ....***Failed    0.90 sec\n"
                          "  4/5 Test #4: formal.ledger ....   Passed    1.10 sec\n"    # default label: not kept
                          "  5/5 Test #5: formal.ctrl.hif4_dot64.stages0 ....   Passed    0.50 sec\n")
     open(os.path.join(tree, "rtl", "scratch.txt"), "w").write("x")   # untracked: allowed

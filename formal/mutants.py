@@ -198,6 +198,16 @@ NEW = {
         tree="formal", file="ref/ref_aligned_dot.sv", find="else if (y[9:0] > x[9:0])   v[j] = y;",
         replace="else if (y[9:0] < x[9:0])   v[j] = y;",
         what="ref_aligned_front, EMAX_TREE = 1: of two nonzero neighbours the smaller exponent wins"),
+    # the lemmas between references (fpadd.far_lemma.*, round.wide_lemma.*) check no RTL: a broken
+    # reference on one side of each
+    "formal.ref_fp_add_no_sticky": dict(
+        tree="formal", file="ref/ref_fp_add.sv", find="place = {f >> shift, lost != 0};",
+        replace="place = {f >> shift, 1'b0};",
+        what="ref_fp_add: the bits an operand loses to its alignment are dropped, no sticky bit"),
+    "formal.ref_round_wide_lowest_one": dict(
+        tree="formal", file="ref/ref_round_wide.sv", find="if (mag[i]) begin",
+        replace="if (mag[i] && !found) begin",
+        what="ref_round_wide: the lowest one of the magnitude taken for its leading one"),
 }
 
 # job name (regex) -> mutant ids it must refute
@@ -346,6 +356,8 @@ KILLS = [
     (r"^al\.bf\.[\w.]+\.tail_lemma$", ["formal.ad_tail_reads_zero_lane"]),
     (r"^al\.bf\.[\w.]+\.tail_ref_lemma$", ["formal.ref_tail_reads_zero_lane"]),
     (r"^al\.bf\.emax_lemma$", ["formal.ref_emax_tree_min"]),
+    (r"^fpadd\.far_lemma\.", ["formal.ref_fp_add_no_sticky"]),
+    (r"^round\.wide_lemma\.", ["formal.ref_round_wide_lowest_one"]),
     (r"^dec\.e2m1", ["pkg.e2m1_six_as_five"]),
     (r"^dec\.e4m3", ["pkg.e4m3_nan_code"]),
     (r"^dec\.e5m2", ["pkg.e5m2_subnormal_exp"]),
